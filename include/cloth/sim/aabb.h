@@ -1,0 +1,46 @@
+#pragma once
+// Axis-aligned bounding boxes and rays (Huang §5: a box test needs at most six comparisons).
+
+#include <limits>
+#include <span>
+
+#include "cloth/sim/types.h"
+
+namespace cloth::sim {
+
+struct Aabb {
+  Vec3 lo{std::numeric_limits<Real>::infinity()};
+  Vec3 hi{-std::numeric_limits<Real>::infinity()};
+
+  static Aabb everything();
+  bool empty() const { return lo.x > hi.x || lo.y > hi.y || lo.z > hi.z; }
+  void grow(const Vec3& p);
+  void grow(const Aabb& b);
+  Aabb inflated(Real margin) const;
+  bool overlaps(const Aabb& b) const;
+  bool contains(const Vec3& p) const;
+  Vec3 center() const { return 0.5 * (lo + hi); }
+  Vec3 extent() const { return hi - lo; }
+};
+
+/// Bounding box of a set of points (empty box for no points).
+Aabb boundsOf(std::span<const Vec3> points);
+
+/// Ray origin + t direction, t >= 0. The direction need not be unit length.
+struct Ray {
+  Vec3 origin{0};
+  Vec3 direction{0, 0, -1};
+  Vec3 at(Real t) const { return origin + t * direction; }
+};
+
+/// Slab test: whether the ray meets the box for some t in [0, tMax]; tEnter receives the entry t.
+bool intersects(const Ray& ray, const Aabb& box, Real tMax, Real* tEnter = nullptr);
+
+/// Two-sided ray/triangle intersection (Moller-Trumbore). On a hit with t in [0, tMax] returns true and
+/// writes t and the barycentric coordinates (w0, w1, w2) of the hit point.
+bool intersects(const Ray& ray, const Vec3& p0, const Vec3& p1, const Vec3& p2, Real tMax, Real& t, Vec3& bary);
+
+/// Closest point of triangle (p0, p1, p2) to q, with its barycentric coordinates.
+Vec3 closestPointOnTriangle(const Vec3& q, const Vec3& p0, const Vec3& p1, const Vec3& p2, Vec3& bary);
+
+}  // namespace cloth::sim

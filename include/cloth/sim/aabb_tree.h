@@ -1,0 +1,57 @@
+#pragma once
+// Bounding volume hierarchy of axis-aligned boxes over the cloth's triangles (Huang §5).
+// Built once for the topology, refit bottom-up every step; serves the cloth-collider broad phase,
+// self-collision and mouse picking.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "cloth/sim/aabb.h"
+#include "cloth/sim/cloth.h"
+
+namespace cloth::sim {
+
+/// Closest ray hit on a triangle.
+struct RayHit {
+  int triangle = -1;
+  Real t = 0;          ///< ray parameter of the hit
+  Vec3 barycentric{0}; ///< weights of the triangle's vertices v[0], v[1], v[2]
+  Vec3 point{0};
+};
+
+class AabbTree {
+ public:
+  /// Builds the hierarchy for `triangles` at positions x (median split along the widest axis).
+  void build(std::span<const Vec3> x, std::span<const Triangle> triangles);
+
+  /// Recomputes every box from positions x, each leaf box inflated by `margin` (m).
+  void refit(std::span<const Vec3> x, std::span<const Triangle> triangles, Real margin = 0);
+
+  /// Appends to `out` the index of every triangle whose (inflated) box overlaps `box`.
+  void overlapping(const Aabb& box, std::vector<int>& out) const;
+
+  /// Closest intersection of the ray with the triangles, if any, with t in [0, tMax].
+  std::optional<RayHit> raycast(const Ray& ray, std::span<const Vec3> x, std::span<const Triangle> triangles,
+                                Real tMax = std::numeric_limits<Real>::infinity()) const;
+
+  bool empty() const { return nodes_.empty(); }
+  const Aabb& rootBox() const { return nodes_.front().box; }
+
+ private:
+  struct Node {
+    Aabb box;
+    std::int32_t left = -1;   ///< child indices, -1 for a leaf
+    std::int32_t right = -1;
+    std::int32_t first = 0;   ///< leaf: range in order_
+    std::int32_t count = 0;
+  };
+  std::int32_t buildRange(std::span<const Vec3> centroids, int first, int count);
+
+  std::vector<Node> nodes_;         ///< parents before children
+  std::vector<int> order_;          ///< triangle indices, grouped by leaf
+  std::vector<Aabb> triangleBoxes_; ///< box of triangle order_[i], inflated by the refit margin
+};
+
+}  // namespace cloth::sim

@@ -1,0 +1,71 @@
+#pragma once
+// The simulated cloth: a grid of key nodes (Kang §3.1) and the springs between them.
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "cloth/sim/types.h"
+
+namespace cloth::sim {
+
+/// Spring families of the mass-spring grid (Provot 1995; Huang §2).
+enum class SpringFamily : std::uint8_t { Structural, Shear, Bending };
+inline constexpr int kSpringFamilyCount = 3;
+
+/// A spring between key nodes a and b with rest length `rest` (m).
+struct Spring {
+  NodeIndex a = 0;
+  NodeIndex b = 0;
+  Real rest = 0;
+};
+
+/// Half-open range [begin, end) into Cloth::springs.
+struct SpringRange {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::size_t size() const { return end - begin; }
+};
+
+/// How a node's motion is decided.
+enum class NodeKind : std::uint8_t {
+  Free,    ///< integrated by the solver
+  Pinned,  ///< follows its anchor (fixed, or moved by a scripted attachment)
+  Driven,  ///< follows a caller-set target (the mouse), speed-limited
+};
+
+/// Triangle of the cloth surface, indices into the node arrays, counter-clockwise seen from the
+/// front (+normal) side.
+struct Triangle {
+  std::array<NodeIndex, 3> v{};
+};
+
+/// Cloth state in structure-of-arrays form. Node (i, j) of the nu x nv grid is at index j * nu + i.
+struct Cloth {
+  int nu = 0;
+  int nv = 0;
+  std::vector<Vec3> x;           ///< #nodes positions (m)
+  std::vector<Vec3> v;           ///< #nodes velocities (m/s)
+  std::vector<Real> mass;        ///< #nodes masses (kg)
+  std::vector<NodeKind> kind;    ///< #nodes motion kind
+  std::vector<Vec3> restX;       ///< #nodes rest positions (m)
+  std::vector<Vec2> uv;          ///< #nodes texture coordinates in [0,1]^2
+  std::vector<Spring> springs;   ///< all springs, grouped by family, each family in grid order
+  std::array<SpringRange, kSpringFamilyCount> family{};  ///< where each family lies in `springs`
+  std::vector<Triangle> triangles;
+
+  std::size_t nodeCount() const { return x.size(); }
+  NodeIndex index(int i, int j) const { return j * nu + i; }
+  const SpringRange& range(SpringFamily f) const { return family[static_cast<int>(f)]; }
+  bool isFree(NodeIndex n) const { return kind[static_cast<std::size_t>(n)] == NodeKind::Free; }
+};
+
+/// Per-family spring stiffness (N/m).
+struct Stiffness {
+  Real structural = 0;
+  Real shear = 0;
+  Real bending = 0;
+  Real of(SpringFamily f) const;
+};
+
+}  // namespace cloth::sim

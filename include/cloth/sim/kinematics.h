@@ -1,0 +1,44 @@
+#pragma once
+// Kinematic nodes: pinned anchors, scripted attachments (Kang Fig. 10) and mouse-driven handles.
+
+#include <span>
+#include <vector>
+
+#include "cloth/sim/cloth.h"
+
+namespace cloth::sim {
+
+/// A scripted motion of every pinned node: a rotation of angle amplitude * sin(2 pi f t) about `axis`
+/// through `pivot`, plus a translation sway * sin(2 pi f t). Disabled when frequency is 0.
+struct PinMotion {
+  Vec3 pivot{0};
+  Vec3 axis{0, 0, 1};      ///< rotation axis (unit)
+  Real amplitude = 0;      ///< rad
+  Vec3 sway{0};            ///< m
+  Real frequency = 0;      ///< Hz
+
+  bool enabled() const { return frequency != 0 && (amplitude != 0 || sway != Vec3(0)); }
+  /// Where an anchor at `anchor` (position at t = 0) is at time t (s).
+  Vec3 apply(const Vec3& anchor, Real t) const;
+  /// The anchor that is at `p` at time t: the inverse of apply.
+  Vec3 unapply(const Vec3& p, Real t) const;
+};
+
+/// A node held by the caller (the viewer's mouse). It moves towards `target` at most maxHandleSpeed.
+struct Handle {
+  NodeIndex node = 0;
+  Vec3 target{0};
+};
+
+/// Anchors of pinned nodes (their t = 0 positions) and the active handles.
+struct Kinematics {
+  std::vector<Vec3> anchor;      ///< #nodes, meaningful for pinned nodes
+  std::vector<Handle> handles;
+  PinMotion motion;
+
+  /// Sets the velocity of every kinematic node so that one step of length h (s) from time t takes it
+  /// to where it must be at t + h: its moving anchor (pinned) or its target, speed-limited (driven).
+  void prescribeVelocities(Cloth& cloth, Real t, Real h, Real maxHandleSpeed) const;
+};
+
+}  // namespace cloth::sim

@@ -1,0 +1,39 @@
+#pragma once
+// The test scenes of the papers (ALGORITHMS §9), by name.
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cloth/sim/collider.h"
+#include "cloth/sim/grid.h"
+#include "cloth/sim/kinematics.h"
+#include "cloth/sim/settings.h"
+#include "cloth/sim/simulation.h"
+
+namespace cloth::sim {
+
+/// Everything needed to start a simulation: cloth shape, parameters, obstacles and pinned nodes.
+struct Scene {
+  std::string name;
+  std::string description;
+  GridSpec grid;
+  SimParams params;
+  std::vector<Collider> colliders;
+  bool pinFirstColumn = false;      ///< pin every node of column i = 0 (the flag's pole)
+  std::vector<Vec2> pinnedAt;       ///< further pinned nodes, as (u, v) grid fractions in [0, 1]
+  PinMotion motion;                 ///< scripted motion of the pinned nodes
+};
+
+/// Names of all scenes, in presentation order.
+std::span<const std::string_view> sceneNames();
+
+/// The scene called `name`, or nullopt.
+std::optional<Scene> findScene(std::string_view name);
+
+/// Builds the cloth of a scene (throws std::invalid_argument for an invalid grid) and its simulation.
+Simulation instantiate(const Scene& scene);
+
+}  // namespace cloth::sim

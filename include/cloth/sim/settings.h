@@ -1,0 +1,67 @@
+#pragma once
+// Plain settings structs of the simulation, with units and defaults. The viewer edits them by
+// reference; the Simulation reads them on every step, so a change takes effect on the next step.
+
+#include "cloth/sim/types.h"
+
+namespace cloth::sim {
+
+/// Time integration schemes.
+enum class Integrator {
+  ApproxImplicit,  ///< Kang 2001 eq. 4-10 (with optional extra Jacobi iterations)
+  Explicit,        ///< symplectic Euler
+  ImplicitCG,      ///< Baraff & Witkin 1998 implicit Euler, exact spring Jacobian, conjugate gradients
+};
+
+/// Wind force models.
+enum class WindModel {
+  KangDragLift,  ///< Kang eq. 17-19: quadratic drag and lift against the node normal
+  Linear,        ///< Huang eq. 4: F = k_w (v_wind - v)
+};
+
+struct SolverSettings {
+  Integrator integrator = Integrator::ApproxImplicit;
+  Real h = 0.001;           // time step of one simulation step (s)
+  int substeps = 1;         // solver sub-steps per step, each of h / substeps
+  int iterations = 1;       // Jacobi iterations of the approximate implicit update (1 = Kang eq. 10)
+  int cgMaxIterations = 200;
+  Real cgTolerance = 1e-8;  // relative residual at which conjugate gradients stops
+};
+
+struct MaterialSettings {
+  Real kStructural = 400;    // N/m
+  Real kShear = 100;         // N/m
+  Real kBending = 10;        // N/m
+  Real massPerNode = 0.004;  // kg
+  Real airDamping = 0.0;     // global air damping c_air (N s/m per node): F = -c_air v
+  Real tau = 0.1;            // Provot critical deformation rate (dimensionless, 0.1 = 10 %)
+  int provotPasses = 24;     // maximum Provot passes per step (stops early once all springs comply)
+  Real provotRelaxation = 1.8;  // over-relaxation omega of Provot passes (1 = Provot's original)
+};
+
+struct WindSettings {
+  WindModel model = WindModel::KangDragLift;
+  Vec3 velocity{0, 0, 0};    // wind velocity (m/s)
+  Real dragCoefficient = 0.01;   // K_D (kg/m), Kang eq. 17
+  Real liftCoefficient = 0.01;   // K_L (kg/m), Kang eq. 19
+  Real linearCoefficient = 0.02; // k_w (kg/s), Huang eq. 4
+  Real gustStrength = 0.0;   // relative gust amplitude (0 = steady wind)
+  Real gustFrequency = 0.5;  // gust frequency (Hz)
+};
+
+struct CollisionSettings {
+  Real thickness = 0.005;    // contact offset kept between cloth and colliders (m)
+  Real friction = 0.3;       // Coulomb friction coefficient (dimensionless)
+  bool selfCollision = false;
+};
+
+struct SimParams {
+  Vec3 gravity{0, -kGravity, 0};  // m/s^2
+  SolverSettings solver;
+  MaterialSettings material;
+  WindSettings wind;
+  CollisionSettings collision;
+  Real maxHandleSpeed = 8.0;  // fastest a dragged node may move (m/s)
+};
+
+}  // namespace cloth::sim

@@ -1,0 +1,99 @@
+#pragma once
+// Owns a cloth, its parameters, colliders and kinematic nodes, and advances them in time.
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "cloth/sim/aabb_tree.h"
+#include "cloth/sim/approx_implicit.h"
+#include "cloth/sim/cloth.h"
+#include "cloth/sim/collider.h"
+#include "cloth/sim/implicit_cg.h"
+#include "cloth/sim/kinematics.h"
+#include "cloth/sim/self_collision.h"
+#include "cloth/sim/settings.h"
+
+namespace cloth::sim {
+
+/// What the last step did, for statistics and the viewer.
+struct StepReport {
+  int provotPasses = 0;        ///< summed over substeps
+  int provotCorrections = 0;
+  int cgIterations = 0;        ///< implicit-cg only
+  int colliderContacts = 0;
+  int selfContacts = 0;
+};
+
+/// Result of picking the cloth with a ray.
+struct PickResult {
+  NodeIndex node = -1;   ///< the hit triangle's corner nearest to the hit point
+  int triangle = -1;
+  Vec3 point{0};         ///< hit point (m)
+  Real t = 0;            ///< ray parameter of the hit
+};
+
+class Simulation {
+ public:
+  explicit Simulation(Cloth cloth, SimParams params = {}, std::vector<Collider> colliders = {});
+
+  /// Advances by params().solver.h seconds, in params().solver.substeps sub-steps.
+  void step();
+
+  SimParams& params() { return params_; }
+  const SimParams& params() const { return params_; }
+  const Cloth& cloth() const { return cloth_; }
+  std::vector<Collider>& colliders() { return colliders_; }
+  const std::vector<Collider>& colliders() const { return colliders_; }
+  Real time() const { return time_; }
+  const StepReport& lastStep() const { return report_; }
+
+  /// Pins a node where it is now (it then follows the pin motion, if any). Unpinning frees it.
+  void pin(NodeIndex node);
+  void unpin(NodeIndex node);
+  bool isPinned(NodeIndex node) const;
+  void setPinMotion(const PinMotion& motion) { kinematics_.motion = motion; }
+  const PinMotion& pinMotion() const { return kinematics_.motion; }
+
+  /// Grabs a node as a handle (no effect on pinned nodes); it moves towards its target each step.
+  bool grab(NodeIndex node);
+  void setHandleTarget(NodeIndex node, const Vec3& target);
+  void release(NodeIndex node);
+  std::span<const Handle> handles() const { return kinematics_.handles; }
+
+  /// Closest cloth point along the ray, through the AABB tree.
+  std::optional<PickResult> pick(const Ray& ray);
+
+  /// Replaces all positions and velocities (e.g. a restored state). Sizes must match.
+  void setState(std::span<const Vec3> x, std::span<const Vec3> v);
+
+ private:
+  void substep(Real h);
+  void syncMass();
+  void computeForces();
+  void integrate(Real h);
+  void limitStretch(Real h);
+  void collide();
+  void refitTree(Real margin);
+  Stiffness stiffness() const;
+
+  Cloth cloth_;
+  SimParams params_;
+  std::vector<Collider> colliders_;
+  Kinematics kinematics_;
+  AabbTree tree_;
+  Real time_ = 0;
+  Real appliedMassPerNode_ = -1;
+  StepReport report_;
+
+  // Per-step scratch, sized once.
+  std::vector<Vec3> force_, normals_, xStart_;
+  std::vector<int> candidates_;
+  std::vector<std::uint32_t> visitStamp_;
+  std::uint32_t stamp_ = 0;
+  ApproxImplicitWork approxWork_;
+  ImplicitCgWork cgWork_;
+  SelfCollisionScratch selfScratch_;
+};
+
+}  // namespace cloth::sim

@@ -1,0 +1,123 @@
+#include "cloth/sim/aabb_tree.h"
+
+#include <algorithm>
+
+namespace cloth::sim {
+namespace {
+
+constexpr int kLeafSize = 4;
+
+Aabb triangleBox(std::span<const Vec3> x, const Triangle& t) {
+  Aabb b;
+  for (NodeIndex i : t.v) b.grow(x[i]);
+  return b;
+}
+
+int widestAxis(const Aabb& b) {
+  const Vec3 e = b.extent();
+  if (e.x >= e.y && e.x >= e.z) return 0;
+  return e.y >= e.z ? 1 : 2;
+}
+
+}  // namespace
+
+void AabbTree::build(std::span<const Vec3> x, std::span<const Triangle> triangles) {
+  nodes_.clear();
+  order_.resize(triangles.size());
+  triangleBoxes_.resize(triangles.size());
+  if (triangles.empty()) return;
+  std::vector<Vec3> centroids(triangles.size());
+  for (std::size_t t = 0; t < triangles.size(); ++t) {
+    order_[t] = static_cast<int>(t);
+    const auto& v = triangles[t].v;
+    centroids[t] = (x[v[0]] + x[v[1]] + x[v[2]]) / 3.0;
+  }
+  nodes_.reserve(2 * triangles.size() / kLeafSize + 1);
+  buildRange(centroids, 0, static_cast<int>(triangles.size()));
+  refit(x, triangles);
+}
+
+std::int32_t AabbTree::buildRange(std::span<const Vec3> centroids, int first, int count) {
+  const auto index = static_cast<std::int32_t>(nodes_.size());
+  nodes_.push_back({});
+  if (count <= kLeafSize) {
+    nodes_[index].first = first;
+    nodes_[index].count = count;
+    return index;
+  }
+  Aabb centroidBox;
+  for (int i = first; i < first + count; ++i) centroidBox.grow(centroids[order_[i]]);
+  const int axis = widestAxis(centroidBox);
+  const int half = count / 2;
+  std::nth_element(order_.begin() + first, order_.begin() + first + half, order_.begin() + first + count,
+                   [&](int a, int b) { return centroids[a][axis] < centroids[b][axis]; });
+  const std::int32_t left = buildRange(centroids, first, half);
+  const std::int32_t right = buildRange(centroids, first + half, count - half);
+  nodes_[index].left = left;
+  nodes_[index].right = right;
+  return index;
+}
+
+void AabbTree::refit(std::span<const Vec3> x, std::span<const Triangle> triangles, Real margin) {
+  // Children always follow their parent in nodes_, so a reverse sweep sees children first.
+  for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
+    Node& node = nodes_[static_cast<std::size_t>(n)];
+    if (node.left < 0) {
+      node.box = Aabb();
+      for (int i = node.first; i < node.first + node.count; ++i) {
+        triangleBoxes_[i] = triangleBox(x, triangles[order_[i]]).inflated(margin);
+        node.box.grow(triangleBoxes_[i]);
+      }
+    } else {
+      node.box = nodes_[node.left].box;
+      node.box.grow(nodes_[node.right].box);
+    }
+  }
+}
+
+void AabbTree::overlapping(const Aabb& box, std::vector<int>& out) const {
+  if (nodes_.empty()) return;
+  std::int32_t stack[64];
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& node = nodes_[stack[--top]];
+    if (!node.box.overlaps(box)) continue;
+    if (node.left < 0) {
+      for (int i = node.first; i < node.first + node.count; ++i)
+        if (triangleBoxes_[i].overlaps(box)) out.push_back(order_[i]);
+    } else {
+      stack[top++] = node.left;
+      stack[top++] = node.right;
+    }
+  }
+}
+
+std::optional<RayHit> AabbTree::raycast(const Ray& ray, std::span<const Vec3> x,
+                                        std::span<const Triangle> triangles, Real tMax) const {
+  std::optional<RayHit> best;
+  if (nodes_.empty()) return best;
+  std::int32_t stack[64];
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& node = nodes_[stack[--top]];
+    const Real limit = best ? best->t : tMax;
+    if (!intersects(ray, node.box, limit)) continue;
+    if (node.left >= 0) {
+      stack[top++] = node.left;
+      stack[top++] = node.right;
+      continue;
+    }
+    for (int i = node.first; i < node.first + node.count; ++i) {
+      const auto& v = triangles[order_[i]].v;
+      Real t;
+      Vec3 bary;
+      if (intersects(ray, x[v[0]], x[v[1]], x[v[2]], best ? best->t : tMax, t, bary) && (!best || t < best->t))
+        best = RayHit{order_[i], t, bary, ray.at(t)};
+    }
+  }
+  return best;
+}
+
+}  // namespace cloth::sim

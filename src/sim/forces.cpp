@@ -1,0 +1,45 @@
+#include "cloth/sim/forces.h"
+
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+namespace cloth::sim {
+
+Vec3 springForce(const Vec3& xa, const Vec3& xb, Real rest, Real k) {
+  const Vec3 d = xb - xa;
+  if (rest == 0) return k * d;
+  const Real len = glm::length(d);
+  if (len <= 1e-12 * rest) return Vec3(0);
+  return (k * (len - rest) / len) * d;
+}
+
+void addSpringForces(std::span<const Vec3> x, std::span<const Spring> springs, Real k, std::span<Vec3> f) {
+  if (k == 0) return;
+  for (const Spring& s : springs) {
+    const Vec3 fa = springForce(x[s.a], x[s.b], s.rest, k);
+    f[s.a] += fa;
+    f[s.b] -= fa;
+  }
+}
+
+std::span<const Spring> familySprings(const Cloth& cloth, SpringFamily family) {
+  const SpringRange& r = cloth.range(family);
+  return std::span<const Spring>(cloth.springs).subspan(r.begin, r.size());
+}
+
+void addSpringForces(const Cloth& cloth, const Stiffness& k, std::span<Vec3> f) {
+  for (SpringFamily fam : {SpringFamily::Structural, SpringFamily::Shear, SpringFamily::Bending})
+    addSpringForces(cloth.x, familySprings(cloth, fam), k.of(fam), f);
+}
+
+void addGravity(std::span<const Real> mass, const Vec3& g, std::span<Vec3> f) {
+  for (std::size_t i = 0; i < f.size(); ++i) f[i] += mass[i] * g;
+}
+
+void addAirDamping(std::span<const Vec3> v, Real c, std::span<Vec3> f) {
+  if (c == 0) return;
+  for (std::size_t i = 0; i < f.size(); ++i) f[i] -= c * v[i];
+}
+
+}  // namespace cloth::sim

@@ -1,0 +1,129 @@
+#include "cloth/sim/scenes.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace cloth::sim {
+namespace {
+
+constexpr std::array<std::string_view, 6> kNames = {"flag",          "waving-flag", "hang-horizontal",
+                                                    "hang-vertical", "free-fall",   "ball"};
+
+// Kang Fig. 7: a 50 cm flag on a pole, 10 x 10 key nodes, wind 40 m/s, K_D = K_L = 0.01.
+Scene flag() {
+  Scene s;
+  s.name = "flag";
+  s.description = "Kang Fig. 7: 50 cm flag on a pole in a 40 m/s wind, K_D = K_L = 0.01";
+  s.grid.nu = s.grid.nv = 10;
+  s.grid.width = s.grid.height = 0.5;
+  s.grid.origin = Vec3(0, 2.0, 0);
+  s.pinFirstColumn = true;
+  s.params.wind.velocity = Vec3(40, 0, 0);
+  s.params.wind.dragCoefficient = 0.01;
+  s.params.wind.liftCoefficient = 0.01;
+  s.params.material.massPerNode = 0.004;  // a 0.4 kg flag: h^2 sum(k) / m ~ 0.5 at h = 1 ms
+  s.params.material.kStructural = 400;
+  s.params.material.kShear = 100;
+  s.params.material.kBending = 10;
+  return s;
+}
+
+// Kang Fig. 10: the flag waved by a moving hand; the pole swings about a grip below the flag.
+Scene wavingFlag() {
+  Scene s = flag();
+  s.name = "waving-flag";
+  s.description = "Kang Fig. 10: the flag waved along a scripted path in still air";
+  s.params.wind.velocity = Vec3(0);
+  s.motion.pivot = Vec3(0, 1.2, 0);
+  s.motion.axis = Vec3(1, 0, 1) / std::sqrt(2.0);
+  s.motion.amplitude = 0.6;
+  s.motion.sway = Vec3(0.1, 0, 0);
+  s.motion.frequency = 0.8;
+  return s;
+}
+
+// Huang's scenes share a 1 m cloth of 20 x 20 key nodes in still air.
+Scene huangCloth(Orientation orientation) {
+  Scene s;
+  s.grid.nu = s.grid.nv = 20;
+  s.grid.width = s.grid.height = 1.0;
+  s.grid.orientation = orientation;
+  s.params.material.massPerNode = 0.002;  // 0.8 kg: h^2 sum(k) / m ~ 0.4 at h = 1 ms
+  s.params.material.kStructural = 150;
+  s.params.material.kShear = 40;
+  s.params.material.kBending = 8;
+  s.params.wind.dragCoefficient = 0.001;
+  s.params.wind.liftCoefficient = 0.001;
+  return s;
+}
+
+Scene hangHorizontal() {
+  Scene s = huangCloth(Orientation::Horizontal);
+  s.name = "hang-horizontal";
+  s.description = "Huang Fig. 3: horizontal cloth hanging from two fixed corners";
+  s.grid.origin = Vec3(-0.5, 1.6, -0.5);
+  s.pinnedAt = {Vec2(0, 0), Vec2(1, 0)};
+  return s;
+}
+
+Scene hangVertical() {
+  Scene s = huangCloth(Orientation::Vertical);
+  s.name = "hang-vertical";
+  s.description = "Huang Fig. 4: vertical cloth hanging from its two top corners";
+  s.grid.origin = Vec3(-0.5, 2.0, 0);
+  s.pinnedAt = {Vec2(0, 0), Vec2(1, 0)};
+  return s;
+}
+
+Scene freeFall() {
+  Scene s = huangCloth(Orientation::Horizontal);
+  s.name = "free-fall";
+  s.description = "Huang Fig. 5: cloth falling freely under gravity onto the ground";
+  s.grid.origin = Vec3(-0.5, 1.2, -0.5);
+  s.colliders = {Collider::plane(Vec3(0), Vec3(0, 1, 0))};
+  return s;
+}
+
+Scene ball() {
+  Scene s = huangCloth(Orientation::Horizontal);
+  s.name = "ball";
+  s.description = "Huang Fig. 6: cloth falling onto a ball";
+  s.grid.origin = Vec3(-0.5, 1.2, -0.5);
+  s.colliders = {Collider::sphere(Vec3(0, 0.6, 0), 0.3), Collider::plane(Vec3(0), Vec3(0, 1, 0))};
+  s.params.collision.friction = 0.5;
+  return s;
+}
+
+NodeIndex nodeAt(const Cloth& c, const Vec2& fraction) {
+  const int i = static_cast<int>(std::lround(fraction.x * (c.nu - 1)));
+  const int j = static_cast<int>(std::lround(fraction.y * (c.nv - 1)));
+  return c.index(std::clamp(i, 0, c.nu - 1), std::clamp(j, 0, c.nv - 1));
+}
+
+}  // namespace
+
+std::span<const std::string_view> sceneNames() { return kNames; }
+
+std::optional<Scene> findScene(std::string_view name) {
+  if (name == "flag") return flag();
+  if (name == "waving-flag") return wavingFlag();
+  if (name == "hang-horizontal") return hangHorizontal();
+  if (name == "hang-vertical") return hangVertical();
+  if (name == "free-fall") return freeFall();
+  if (name == "ball") return ball();
+  return std::nullopt;
+}
+
+Simulation instantiate(const Scene& scene) {
+  Cloth cloth = buildGrid(scene.grid, scene.params.material.massPerNode);
+  Simulation sim(std::move(cloth), scene.params, scene.colliders);
+  sim.setPinMotion(scene.motion);
+  const Cloth& c = sim.cloth();
+  if (scene.pinFirstColumn)
+    for (int j = 0; j < c.nv; ++j) sim.pin(c.index(0, j));
+  for (const Vec2& f : scene.pinnedAt) sim.pin(nodeAt(c, f));
+  return sim;
+}
+
+}  // namespace cloth::sim

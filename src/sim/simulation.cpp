@@ -1,0 +1,160 @@
+#include "cloth/sim/simulation.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "cloth/sim/explicit_euler.h"
+#include "cloth/sim/provot.h"
+#include "cloth/sim/total_force.h"
+
+namespace cloth::sim {
+
+Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> colliders)
+    : cloth_(std::move(cloth)), params_(params), colliders_(std::move(colliders)) {
+  const std::size_t n = cloth_.nodeCount();
+  force_.resize(n);
+  normals_.resize(n);
+  xStart_.resize(n);
+  visitStamp_.assign(n, 0);
+  kinematics_.anchor = cloth_.x;
+  tree_.build(cloth_.x, cloth_.triangles);
+  approxWork_.resize(n);
+}
+
+void Simulation::step() {
+  report_ = {};
+  syncMass();
+  const int substeps = std::max(1, params_.solver.substeps);
+  const Real h = params_.solver.h / substeps;
+  for (int i = 0; i < substeps; ++i) substep(h);
+}
+
+// One solver step: kinematics -> forces -> integrate -> Provot -> collide.
+void Simulation::substep(Real h) {
+  std::copy(cloth_.x.begin(), cloth_.x.end(), xStart_.begin());
+  kinematics_.prescribeVelocities(cloth_, time_, h, params_.maxHandleSpeed);
+  computeForces();
+  integrate(h);
+  limitStretch(h);
+  collide();
+  time_ += h;
+}
+
+void Simulation::syncMass() {
+  if (params_.material.massPerNode == appliedMassPerNode_) return;
+  std::fill(cloth_.mass.begin(), cloth_.mass.end(), params_.material.massPerNode);
+  appliedMassPerNode_ = params_.material.massPerNode;
+}
+
+Stiffness Simulation::stiffness() const { return stiffnessOf(params_.material); }
+
+void Simulation::computeForces() { computeTotalForce(cloth_, params_, time_, normals_, force_); }
+
+void Simulation::integrate(Real h) {
+  const SolverSettings& s = params_.solver;
+  const Real damping = params_.material.airDamping;
+  switch (s.integrator) {
+    case Integrator::ApproxImplicit:
+      stepApproxImplicit(cloth_, stiffness(), h, damping, std::max(1, s.iterations), force_, approxWork_);
+      break;
+    case Integrator::Explicit: stepExplicit(cloth_, h, force_); break;
+    case Integrator::ImplicitCG:
+      report_.cgIterations +=
+          stepImplicitCG(cloth_, stiffness(), h, damping, force_, s.cgMaxIterations, s.cgTolerance, cgWork_)
+              .iterations;
+      break;
+  }
+}
+
+void Simulation::limitStretch(Real h) {
+  const MaterialSettings& m = params_.material;
+  if (m.provotPasses <= 0) return;
+  const ProvotReport r = sim::limitStretch(cloth_.x, cloth_.kind, stretchLimitedSprings(cloth_), m.tau,
+                                           m.provotPasses, m.provotRelaxation);
+  report_.provotPasses += r.passes;
+  report_.provotCorrections += r.corrections;
+  if (r.corrections > 0) velocitiesFromPositions(cloth_.x, xStart_, cloth_.kind, h, cloth_.v);
+}
+
+void Simulation::refitTree(Real margin) { tree_.refit(cloth_.x, cloth_.triangles, margin); }
+
+void Simulation::collide() {
+  const CollisionSettings& c = params_.collision;
+  if (c.selfCollision) {
+    refitTree(c.thickness);
+    report_.selfContacts += resolveSelfCollisions(cloth_, xStart_, tree_, c.thickness, selfScratch_);
+  }
+  if (colliders_.empty()) return;
+  refitTree(0);
+  for (const Collider& collider : colliders_) {
+    candidates_.clear();
+    tree_.overlapping(colliderBounds(collider, c.thickness), candidates_);
+    if (++stamp_ == 0) {  // wrapped around: forget every old visit
+      std::fill(visitStamp_.begin(), visitStamp_.end(), 0u);
+      stamp_ = 1;
+    }
+    for (int t : candidates_) {
+      for (NodeIndex n : cloth_.triangles[t].v) {
+        if (visitStamp_[n] == stamp_ || !cloth_.isFree(n)) continue;
+        visitStamp_[n] = stamp_;
+        const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
+        if (resolveContact(s, c.thickness, c.friction, cloth_.x[n], cloth_.v[n])) ++report_.colliderContacts;
+      }
+    }
+  }
+}
+
+void Simulation::pin(NodeIndex node) {
+  release(node);
+  cloth_.kind[node] = NodeKind::Pinned;
+  cloth_.v[node] = Vec3(0);
+  kinematics_.anchor[node] = kinematics_.motion.unapply(cloth_.x[node], time_);
+}
+
+void Simulation::unpin(NodeIndex node) {
+  if (cloth_.kind[node] == NodeKind::Pinned) cloth_.kind[node] = NodeKind::Free;
+}
+
+bool Simulation::isPinned(NodeIndex node) const { return cloth_.kind[node] == NodeKind::Pinned; }
+
+bool Simulation::grab(NodeIndex node) {
+  if (node < 0 || static_cast<std::size_t>(node) >= cloth_.nodeCount()) return false;
+  if (cloth_.kind[node] == NodeKind::Pinned) return false;
+  if (cloth_.kind[node] == NodeKind::Driven) return true;
+  cloth_.kind[node] = NodeKind::Driven;
+  kinematics_.handles.push_back({node, cloth_.x[node]});
+  return true;
+}
+
+void Simulation::setHandleTarget(NodeIndex node, const Vec3& target) {
+  for (Handle& h : kinematics_.handles)
+    if (h.node == node) h.target = target;
+}
+
+void Simulation::release(NodeIndex node) {
+  auto& hs = kinematics_.handles;
+  const auto removed = std::remove_if(hs.begin(), hs.end(), [&](const Handle& h) { return h.node == node; });
+  if (removed == hs.end()) return;
+  hs.erase(removed, hs.end());
+  cloth_.kind[node] = NodeKind::Free;
+}
+
+std::optional<PickResult> Simulation::pick(const Ray& ray) {
+  refitTree(0);
+  const std::optional<RayHit> hit = tree_.raycast(ray, cloth_.x, cloth_.triangles);
+  if (!hit) return std::nullopt;
+  const Triangle& t = cloth_.triangles[hit->triangle];
+  int corner = 0;
+  for (int k = 1; k < 3; ++k)
+    if (hit->barycentric[k] > hit->barycentric[corner]) corner = k;
+  return PickResult{t.v[corner], hit->triangle, hit->point, hit->t};
+}
+
+void Simulation::setState(std::span<const Vec3> x, std::span<const Vec3> v) {
+  if (x.size() != cloth_.nodeCount() || v.size() != cloth_.nodeCount())
+    throw std::invalid_argument("Simulation::setState: state size does not match the cloth");
+  std::copy(x.begin(), x.end(), cloth_.x.begin());
+  std::copy(v.begin(), v.end(), cloth_.v.begin());
+}
+
+}  // namespace cloth::sim

@@ -1,0 +1,54 @@
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/sim/approx_implicit.h"
+#include "cloth/sim/forces.h"
+#include "cloth/sim/grid.h"
+#include "test_helpers.h"
+
+using namespace cloth::sim;
+
+TEST_CASE("forces: internal forces conserve linear momentum") {
+  for (unsigned seed : {1u, 2u, 3u}) {
+    Cloth c = buildGrid(GridSpec::fromSpacing(7, 5, 0.05), 0.01);
+    test::jitter(c, 0.02, seed);
+    std::mt19937 rng(seed);
+    for (Vec3& v : c.v) v = test::randomUnit(rng);
+    const Stiffness k{500, 120, 30};
+    std::vector<Vec3> f(c.nodeCount(), Vec3(0));
+    addSpringForces(c, k, f);
+    Vec3 total(0);
+    Real scale = 0;
+    for (const Vec3& fi : f) total += fi, scale += glm::length(fi);
+    CHECK(glm::length(total) <= 1e-12 * scale);
+
+    // Kang eq. 4's viscosity term is internal too.
+    std::vector<Vec3> tilde(c.nodeCount());
+    viscousForce(c, k, 0.01, std::vector<Vec3>(c.nodeCount(), Vec3(0)), tilde);
+    Vec3 viscous(0);
+    for (const Vec3& fi : tilde) viscous += fi;
+    CHECK(glm::length(viscous) <= 1e-12 * scale);
+  }
+}
+
+TEST_CASE("forces: springs at rest length exert nothing, stretched springs pull and compressed push") {
+  CHECK(glm::length(springForce(Vec3(0), Vec3(1, 0, 0), 1.0, 100)) == 0);
+  CHECK(springForce(Vec3(0), Vec3(1.1, 0, 0), 1.0, 100).x == Approx(10.0));
+  CHECK(springForce(Vec3(0), Vec3(0.9, 0, 0), 1.0, 100).x == Approx(-10.0));
+  CHECK(springForce(Vec3(0), Vec3(0, 2, 0), 0.0, 3).y == Approx(6.0));  // zero rest length: k d
+  CHECK(glm::length(springForce(Vec3(1), Vec3(1), 0.5, 100)) == 0);      // coincident ends: no direction
+}
+
+TEST_CASE("forces: gravity is m g and air damping opposes velocity") {
+  std::vector<Real> m{0.5, 2};
+  std::vector<Vec3> v{Vec3(1, 0, 0), Vec3(0, -2, 0)};
+  std::vector<Vec3> f(2, Vec3(0));
+  addGravity(m, Vec3(0, -9.81, 0), f);
+  CHECK(f[1].y == Approx(-19.62));
+  addAirDamping(v, 0.1, f);
+  CHECK(f[0].x == Approx(-0.1));
+  CHECK(f[1].y == Approx(-19.62 + 0.2));
+}

@@ -1,0 +1,103 @@
+#include <catch2/catch.hpp>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/sim/grid.h"
+#include "cloth/sim/provot.h"
+#include "cloth/sim/scenes.h"
+#include "cloth/sim/stats.h"
+#include "test_helpers.h"
+
+using namespace cloth::sim;
+
+namespace {
+
+Real worstFreeFreeExcess(const Cloth& c, Real tau) {
+  Real worst = 0;
+  for (const Spring& s : stretchLimitedSprings(c)) {
+    if (!c.isFree(s.a) || !c.isFree(s.b)) continue;
+    worst = std::max(worst, glm::length(c.x[s.b] - c.x[s.a]) / ((1 + tau) * s.rest) - 1);
+  }
+  return worst;
+}
+
+}  // namespace
+
+namespace {
+
+// A 12 x 12 cloth stretched by 40 % in every direction, pinned at one corner.
+Cloth stretchedCloth(unsigned seed) {
+  Cloth c = buildGrid(GridSpec::fromSpacing(12, 12, 0.05), 0.01);
+  for (Vec3& p : c.x) p *= 1.4;
+  test::jitter(c, 0.01, seed);
+  c.kind[0] = NodeKind::Pinned;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("provot: over-relaxed passes leave no structural or shear spring beyond (1 + tau) L") {
+  for (unsigned seed : {1u, 2u, 3u, 4u}) {
+    Cloth c = stretchedCloth(seed);
+    const ProvotReport r = limitStretch(c.x, c.kind, stretchLimitedSprings(c), 0.1, 500, 1.8);
+    INFO("passes " << r.passes);
+    CHECK(r.passes < 500);  // stopped because every spring complied
+    CHECK(worstFreeFreeExcess(c, 0.1) <= 1e-9);
+    CHECK(maxStrain(c, SpringFamily::Structural) <= 0.1 + 1e-9);
+  }
+}
+
+TEST_CASE("provot: Provot's own passes (omega = 1) converge, more slowly") {
+  for (unsigned seed : {1u, 2u}) {
+    Cloth c = stretchedCloth(seed);
+    Cloth fast = c;
+    limitStretch(c.x, c.kind, stretchLimitedSprings(c), 0.1, 100, 1.0);
+    const Real after100 = worstFreeFreeExcess(c, 0.1);
+    limitStretch(c.x, c.kind, stretchLimitedSprings(c), 0.1, 1900, 1.0);
+    const Real after2000 = worstFreeFreeExcess(c, 0.1);
+    CHECK(after2000 < after100);
+    CHECK(after2000 <= 1e-3);
+    limitStretch(fast.x, fast.kind, stretchLimitedSprings(fast), 0.1, 100, 1.8);
+    CHECK(worstFreeFreeExcess(fast, 0.1) < after100);
+  }
+}
+
+TEST_CASE("provot: a spring to a kinematic node is corrected on its free end only") {
+  std::vector<Vec3> x{Vec3(0), Vec3(2, 0, 0)};
+  const std::vector<NodeKind> kind{NodeKind::Pinned, NodeKind::Free};
+  const std::vector<Spring> springs{{0, 1, 1.0}};
+  limitStretch(x, kind, springs, 0.1, 1);
+  CHECK(x[0] == Vec3(0));
+  CHECK(x[1].x == Approx(1.1));
+  const std::vector<NodeKind> both{NodeKind::Pinned, NodeKind::Driven};
+  x = {Vec3(0), Vec3(2, 0, 0)};
+  limitStretch(x, both, springs, 0.1, 1);
+  CHECK(x[1].x == 2.0);  // both kinematic: nothing moves
+}
+
+TEST_CASE("provot: a free-free spring is shortened half on each end, unstretched springs untouched") {
+  std::vector<Vec3> x{Vec3(0), Vec3(2, 0, 0), Vec3(2, 1, 0)};
+  const std::vector<NodeKind> kind(3, NodeKind::Free);
+  const std::vector<Spring> springs{{0, 1, 1.0}, {1, 2, 1.0}};
+  limitStretch(x, kind, springs, 0.1, 1);
+  CHECK(x[0].x == Approx(0.45));
+  CHECK(x[1].x == Approx(1.55));
+  CHECK(x[2] == Vec3(2, 1, 0));
+}
+
+TEST_CASE("provot: velocities follow the corrected positions so no energy is added") {
+  std::vector<Vec3> x{Vec3(1, 0, 0)}, start{Vec3(0)}, v{Vec3(50, 0, 0)};
+  velocitiesFromPositions(x, start, std::vector<NodeKind>{NodeKind::Free}, 0.1, v);
+  CHECK(v[0].x == Approx(10.0));
+}
+
+TEST_CASE("provot: the flag keeps every structural spring under (1 + tau) L through 3 s of wind") {
+  Simulation sim = instantiate(*findScene("flag"));
+  const Real tau = sim.params().material.tau;
+  Real worst = 0;
+  while (sim.time() < 3.0) {
+    sim.step();
+    worst = std::max(worst, maxStrain(sim.cloth(), SpringFamily::Structural));
+  }
+  CHECK(worst <= tau + 1e-3);
+}

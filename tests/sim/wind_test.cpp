@@ -1,0 +1,86 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/sim/grid.h"
+#include "cloth/sim/wind.h"
+#include "test_helpers.h"
+
+using namespace cloth::sim;
+
+TEST_CASE("wind: Kang drag opposes the relative velocity with magnitude K_D |N.u^| |u|^2") {
+  std::mt19937 rng(7);
+  for (int i = 0; i < 200; ++i) {
+    const Vec3 n = test::randomUnit(rng);
+    const Vec3 u = test::randomUnit(rng) * (0.1 + 50.0 * i / 200);
+    const Vec3 f = kangDrag(n, u, 0.01);
+    const Real speed = glm::length(u);
+    const Real expected = 0.01 * std::abs(glm::dot(n, u / speed)) * speed * speed;
+    CHECK(glm::length(f) == Approx(expected).margin(1e-12));
+    CHECK(glm::dot(f, u) <= 1e-12);
+    CHECK(glm::length(glm::cross(f, u)) <= 1e-9 * (1 + glm::length(f) * speed));  // parallel to u
+  }
+}
+
+TEST_CASE("wind: Kang lift is perpendicular to the relative velocity with magnitude K_L cos^2 theta |u|^2") {
+  std::mt19937 rng(11);
+  for (int i = 0; i < 200; ++i) {
+    const Vec3 n = test::randomUnit(rng);
+    const Vec3 u = test::randomUnit(rng) * (0.1 + 50.0 * i / 200);
+    const Vec3 f = kangLift(n, u, 0.02);
+    const Real speed = glm::length(u);
+    const Real sinTheta = glm::dot(n, u / speed);
+    CHECK(std::abs(glm::dot(f, u)) <= 1e-9 * (1 + glm::length(f) * speed));
+    CHECK(glm::length(f) == Approx(0.02 * (1 - sinTheta * sinTheta) * speed * speed).margin(1e-9));
+    // It pushes away from the windward face: against N~, the normal facing the oncoming air.
+    const Vec3 nTilde = sinTheta > 0 ? n : -n;
+    CHECK(glm::dot(f, nTilde) <= 1e-12);
+  }
+}
+
+TEST_CASE("wind: drag and lift vanish with no relative motion") {
+  const Vec3 n(0, 0, 1), wind(40, 0, 0);
+  WindSettings w;
+  w.velocity = wind;
+  std::vector<Vec3> v(3, wind), normals(3, n), f(3, Vec3(0));
+  addWindForces(w, wind, v, normals, f);
+  for (const Vec3& fi : f) CHECK(glm::length(fi) == 0);
+  CHECK(glm::length(kangDrag(n, Vec3(0), 1)) == 0);
+  CHECK(glm::length(kangLift(n, Vec3(0), 1)) == 0);
+  CHECK(glm::length(linearWind(wind, wind, 3)) == 0);
+}
+
+TEST_CASE("wind: Huang's linear model pulls towards the wind velocity") {
+  const Vec3 f = linearWind(Vec3(1, 0, 0), Vec3(5, 0, 0), 0.5);
+  CHECK(f.x == Approx(2.0));
+}
+
+TEST_CASE("wind: gusts vary the wind about its mean and steady wind stays constant") {
+  WindSettings w;
+  w.velocity = Vec3(10, 0, 0);
+  CHECK(windVelocityAt(w, 1.234) == w.velocity);
+  w.gustStrength = 0.5;
+  Real lo = 1e9, hi = -1e9;
+  for (int i = 0; i < 1000; ++i) {
+    const Real x = windVelocityAt(w, i * 0.01).x;
+    lo = std::min(lo, x), hi = std::max(hi, x);
+  }
+  CHECK(lo >= 10 * (1 - 0.5) - 1e-9);
+  CHECK(hi <= 10 * (1 + 0.5) + 1e-9);
+  CHECK(hi - lo > 2.0);
+}
+
+TEST_CASE("wind: node normals of a flat grid are unit and face the front") {
+  for (Orientation o : {Orientation::Vertical, Orientation::Horizontal}) {
+    GridSpec spec = GridSpec::fromSpacing(5, 4, 0.1);
+    spec.orientation = o;
+    const Cloth c = buildGrid(spec, 0.01);
+    std::vector<Vec3> n(c.nodeCount());
+    computeNodeNormals(c.x, c.triangles, n);
+    const Vec3 front = o == Orientation::Vertical ? Vec3(0, 0, 1) : Vec3(0, 1, 0);
+    for (const Vec3& ni : n) CHECK(glm::dot(ni, front) == Approx(1.0));
+  }
+}
