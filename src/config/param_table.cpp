@@ -1,0 +1,124 @@
+#include <array>
+
+#include "cloth/config/param_table.h"
+#include "cloth/sim/names.h"
+
+namespace cloth::config {
+namespace {
+
+using sim::Integrator;
+using sim::WindModel;
+
+// Field accessors, one per parameter.
+#define CLOTH_REAL(expr) RealField([](Settings& s) -> double& { return s.expr; })
+#define CLOTH_INT(expr) IntField([](Settings& s) -> int& { return s.expr; })
+#define CLOTH_BOOL(expr) BoolField([](Settings& s) -> bool& { return s.expr; })
+#define CLOTH_VEC3(expr) Vec3Field([](Settings& s) -> sim::Vec3& { return s.expr; })
+
+const ChoiceField kIntegratorChoice{
+    sim::integratorNames, [](const Settings& s) { return static_cast<int>(s.scene.params.solver.integrator); },
+    [](Settings& s, int i) { s.scene.params.solver.integrator = static_cast<Integrator>(i); }};
+
+const ChoiceField kWindModelChoice{
+    sim::windModelNames, [](const Settings& s) { return static_cast<int>(s.scene.params.wind.model); },
+    [](Settings& s, int i) { s.scene.params.wind.model = static_cast<WindModel>(i); }};
+
+const ChoiceField kSceneChoice{
+    sim::sceneNames,
+    [](const Settings& s) {
+      const auto names = sim::sceneNames();
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (names[i] == s.scene.name) return static_cast<int>(i);
+      return 0;
+    },
+    [](Settings& s, int i) { s.scene = *sim::findScene(sim::sceneNames()[static_cast<std::size_t>(i)]); }};
+
+const std::array kTable = {
+    ParamSpec{"scene", "-", ParamGroup::Scene, "scene to simulate (resets every other parameter)", kSceneChoice,
+              0, 0, true},
+    ParamSpec{"grid", "nodes", ParamGroup::Scene, "key-node grid NUxNV", GridField{}, 2, 256, true},
+    ParamSpec{"single_shear", "-", ParamGroup::Scene, "Huang's simplified model: one shear spring per cell",
+              CLOTH_BOOL(scene.grid.singleShear), 0, 1, true},
+    ParamSpec{"integrator", "-", ParamGroup::Solver, "time integration scheme", kIntegratorChoice, 0, 0},
+    ParamSpec{"h", "s", ParamGroup::Solver, "time step", CLOTH_REAL(scene.params.solver.h), 1e-5, 0.05},
+    ParamSpec{"substeps", "-", ParamGroup::Solver, "solver sub-steps per step",
+              CLOTH_INT(scene.params.solver.substeps), 1, 64},
+    ParamSpec{"iterations", "-", ParamGroup::Solver, "Jacobi iterations of the approximate implicit update",
+              CLOTH_INT(scene.params.solver.iterations), 1, 500},
+    ParamSpec{"cg_iterations", "-", ParamGroup::Solver, "maximum conjugate-gradient iterations (implicit-cg)",
+              CLOTH_INT(scene.params.solver.cgMaxIterations), 1, 5000},
+    ParamSpec{"cg_tolerance", "-", ParamGroup::Solver, "relative residual that ends conjugate gradients",
+              CLOTH_REAL(scene.params.solver.cgTolerance), 1e-14, 1e-2},
+    ParamSpec{"k", "N/m", ParamGroup::Material, "structural spring stiffness",
+              CLOTH_REAL(scene.params.material.kStructural), 0, 1e5},
+    ParamSpec{"k_shear", "N/m", ParamGroup::Material, "shear spring stiffness",
+              CLOTH_REAL(scene.params.material.kShear), 0, 1e5},
+    ParamSpec{"k_bend", "N/m", ParamGroup::Material, "bending spring stiffness",
+              CLOTH_REAL(scene.params.material.kBending), 0, 1e5},
+    ParamSpec{"mass", "kg", ParamGroup::Material, "mass per key node",
+              CLOTH_REAL(scene.params.material.massPerNode), 1e-5, 10},
+    ParamSpec{"damping", "N s/m", ParamGroup::Material, "global air damping per node (F = -c v)",
+              CLOTH_REAL(scene.params.material.airDamping), 0, 10},
+    ParamSpec{"tau", "-", ParamGroup::Material, "Provot critical deformation rate (0.1 = 10 %)",
+              CLOTH_REAL(scene.params.material.tau), 1e-3, 1},
+    ParamSpec{"provot_passes", "-", ParamGroup::Material, "maximum Provot passes per step (0 = off)",
+              CLOTH_INT(scene.params.material.provotPasses), 0, 200},
+    ParamSpec{"provot_omega", "-", ParamGroup::Material, "over-relaxation of Provot passes (1 = Provot's)",
+              CLOTH_REAL(scene.params.material.provotRelaxation), 1, 1.95},
+    ParamSpec{"gravity", "m/s^2", ParamGroup::Material, "gravitational acceleration x,y,z",
+              CLOTH_VEC3(scene.params.gravity), -100, 100},
+    ParamSpec{"wind", "m/s", ParamGroup::Wind, "wind velocity x,y,z", CLOTH_VEC3(scene.params.wind.velocity),
+              -100, 100},
+    ParamSpec{"wind_model", "-", ParamGroup::Wind, "kang (drag and lift) or linear (Huang)", kWindModelChoice, 0,
+              0},
+    ParamSpec{"K_D", "kg/m", ParamGroup::Wind, "drag coefficient (Kang eq. 17)",
+              CLOTH_REAL(scene.params.wind.dragCoefficient), 0, 1},
+    ParamSpec{"K_L", "kg/m", ParamGroup::Wind, "lift coefficient (Kang eq. 19)",
+              CLOTH_REAL(scene.params.wind.liftCoefficient), 0, 1},
+    ParamSpec{"k_wind", "kg/s", ParamGroup::Wind, "linear wind coefficient (Huang eq. 4)",
+              CLOTH_REAL(scene.params.wind.linearCoefficient), 0, 10},
+    ParamSpec{"gust", "-", ParamGroup::Wind, "relative gust strength (0 = steady)",
+              CLOTH_REAL(scene.params.wind.gustStrength), 0, 1},
+    ParamSpec{"gust_frequency", "Hz", ParamGroup::Wind, "gust frequency",
+              CLOTH_REAL(scene.params.wind.gustFrequency), 0, 10},
+    ParamSpec{"self_collision", "-", ParamGroup::Collision, "cloth self-collision (0/1)",
+              CLOTH_BOOL(scene.params.collision.selfCollision), 0, 1},
+    ParamSpec{"thickness", "m", ParamGroup::Collision, "contact offset from colliders and itself",
+              CLOTH_REAL(scene.params.collision.thickness), 0, 0.05},
+    ParamSpec{"friction", "-", ParamGroup::Collision, "Coulomb friction coefficient",
+              CLOTH_REAL(scene.params.collision.friction), 0, 2},
+    ParamSpec{"handle_speed", "m/s", ParamGroup::Collision, "fastest a dragged node may move",
+              CLOTH_REAL(scene.params.maxHandleSpeed), 0.01, 100},
+};
+
+#undef CLOTH_REAL
+#undef CLOTH_INT
+#undef CLOTH_BOOL
+#undef CLOTH_VEC3
+
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+std::span<const ParamSpec> paramTable() { return kTable; }
+
+const ParamSpec* findParam(std::string_view name) {
+  for (const ParamSpec& p : kTable)
+    if (p.name == name) return &p;
+  const ParamSpec* match = nullptr;
+  for (const ParamSpec& p : kTable) {
+    if (!equalsIgnoreCase(p.name, name)) continue;
+    if (match) return nullptr;  // ambiguous
+    match = &p;
+  }
+  return match;
+}
+
+}  // namespace cloth::config

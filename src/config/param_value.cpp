@@ -1,0 +1,240 @@
+// Typed reading, writing, validation, parsing and formatting of parameter values.
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "cloth/config/param_table.h"
+
+namespace cloth::config {
+namespace {
+
+template <class... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <class... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
+std::string formatReal(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string formatVec3(const sim::Vec3& v) {
+  return formatReal(v.x) + "," + formatReal(v.y) + "," + formatReal(v.z);
+}
+
+std::string_view trim(std::string_view t) {
+  while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+  return t;
+}
+
+template <class T>
+bool parseNumber(std::string_view text, T& out) {
+  text = trim(text);
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, out);
+  return ec == std::errc() && ptr == end && !text.empty();
+}
+
+Status outOfRange(const ParamSpec& p, const std::string& shown) {
+  return Status::failure("parameter '" + std::string(p.name) + "': value " + shown + " is outside " +
+                         formatRange(p));
+}
+
+Status checkReal(const ParamSpec& p, double v) {
+  if (!std::isfinite(v)) return Status::failure("parameter '" + std::string(p.name) + "' must be a finite number");
+  if (v < p.min || v > p.max) return outOfRange(p, formatReal(v));
+  return Status::success();
+}
+
+Status typeMismatch(const ParamSpec& p, std::string_view expected) {
+  return Status::failure("parameter '" + std::string(p.name) + "' expects " + std::string(expected));
+}
+
+std::string_view expectedForm(const ParamField& field) {
+  return std::visit(Overloaded{[](RealField) { return "a number"; }, [](IntField) { return "an integer"; },
+                               [](BoolField) { return "0 or 1"; }, [](Vec3Field) { return "x,y,z"; },
+                               [](const ChoiceField&) { return "one of its option names"; },
+                               [](GridField) { return "NUxNV"; }},
+                    field);
+}
+
+std::string optionList(const ChoiceField& c) {
+  std::string list;
+  for (std::string_view o : c.options()) {
+    if (!list.empty()) list += ", ";
+    list += o;
+  }
+  return list;
+}
+
+// Parses text into the value type of the parameter's field; nullopt-like failure via Status.
+Status parseValue(const ParamSpec& p, std::string_view text, ParamValue& out) {
+  const std::string_view t = trim(text);
+  return std::visit(
+      Overloaded{
+          [&](RealField) {
+            double v;
+            if (!parseNumber(t, v)) return typeMismatch(p, "a number, got '" + std::string(t) + "'");
+            out = v;
+            return Status::success();
+          },
+          [&](IntField) {
+            int v;
+            if (!parseNumber(t, v)) return typeMismatch(p, "an integer, got '" + std::string(t) + "'");
+            out = v;
+            return Status::success();
+          },
+          [&](BoolField) {
+            if (t == "1" || t == "true" || t == "on" || t == "yes") out = true;
+            else if (t == "0" || t == "false" || t == "off" || t == "no") out = false;
+            else return typeMismatch(p, "0 or 1, got '" + std::string(t) + "'");
+            return Status::success();
+          },
+          [&](Vec3Field) {
+            sim::Vec3 v;
+            std::string_view rest = t;
+            for (int i = 0; i < 3; ++i) {
+              const std::size_t comma = i < 2 ? rest.find(',') : std::string_view::npos;
+              if (i < 2 && comma == std::string_view::npos) break;
+              if (!parseNumber(rest.substr(0, comma), v[i]))
+                return typeMismatch(p, "x,y,z (three numbers), got '" + std::string(t) + "'");
+              rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+              if (i == 2) {
+                out = v;
+                return Status::success();
+              }
+            }
+            return typeMismatch(p, "x,y,z (three numbers), got '" + std::string(t) + "'");
+          },
+          [&](const ChoiceField&) {
+            out = std::string(t);
+            return Status::success();
+          },
+          [&](GridField) {
+            const std::size_t x = t.find_first_of("xX");
+            GridSize g;
+            if (x == std::string_view::npos || !parseNumber(t.substr(0, x), g.nu) ||
+                !parseNumber(t.substr(x + 1), g.nv))
+              return typeMismatch(p, "NUxNV such as 10x10, got '" + std::string(t) + "'");
+            out = g;
+            return Status::success();
+          }},
+      p.field);
+}
+
+}  // namespace
+
+ParamValue getParam(const Settings& constSettings, const ParamSpec& p) {
+  auto& s = const_cast<Settings&>(constSettings);  // accessors are shared by readers and writers
+  return std::visit(Overloaded{[&](RealField f) -> ParamValue { return f(s); },
+                               [&](IntField f) -> ParamValue { return f(s); },
+                               [&](BoolField f) -> ParamValue { return f(s); },
+                               [&](Vec3Field f) -> ParamValue { return f(s); },
+                               [&](const ChoiceField& c) -> ParamValue {
+                                 return std::string(c.options()[static_cast<std::size_t>(c.get(s))]);
+                               },
+                               [&](GridField) -> ParamValue {
+                                 return GridSize{s.scene.grid.nu, s.scene.grid.nv};
+                               }},
+                    p.field);
+}
+
+std::string formatParam(const Settings& s, const ParamSpec& p) {
+  const ParamValue v = getParam(s, p);
+  return std::visit(Overloaded{[](double d) { return formatReal(d); }, [](int i) { return std::to_string(i); },
+                               [](bool b) { return std::string(b ? "1" : "0"); },
+                               [](const sim::Vec3& v3) { return formatVec3(v3); },
+                               [](const std::string& str) { return str; },
+                               [](const GridSize& g) { return std::to_string(g.nu) + "x" + std::to_string(g.nv); }},
+                    v);
+}
+
+std::string formatRange(const ParamSpec& p) {
+  if (const auto* c = std::get_if<ChoiceField>(&p.field)) return "{" + optionList(*c) + "}";
+  if (std::holds_alternative<BoolField>(p.field)) return "{0, 1}";
+  const std::string range = "[" + formatReal(p.min) + ", " + formatReal(p.max) + "]";
+  if (std::holds_alternative<Vec3Field>(p.field)) return "each of x,y,z in " + range;
+  if (std::holds_alternative<GridField>(p.field)) return "NU and NV in " + range;
+  return range;
+}
+
+Status setParam(Settings& s, const ParamSpec& p, const ParamValue& value) {
+  return std::visit(
+      Overloaded{
+          [&](RealField f) {
+            const double* v = std::get_if<double>(&value);
+            const int* i = std::get_if<int>(&value);
+            if (!v && !i) return typeMismatch(p, expectedForm(p.field));
+            const double d = v ? *v : *i;
+            if (Status st = checkReal(p, d); !st) return st;
+            f(s) = d;
+            return Status::success();
+          },
+          [&](IntField f) {
+            const int* i = std::get_if<int>(&value);
+            if (!i) return typeMismatch(p, expectedForm(p.field));
+            if (*i < p.min || *i > p.max) return outOfRange(p, std::to_string(*i));
+            f(s) = *i;
+            return Status::success();
+          },
+          [&](BoolField f) {
+            const bool* b = std::get_if<bool>(&value);
+            if (!b) return typeMismatch(p, expectedForm(p.field));
+            f(s) = *b;
+            return Status::success();
+          },
+          [&](Vec3Field f) {
+            const sim::Vec3* v = std::get_if<sim::Vec3>(&value);
+            if (!v) return typeMismatch(p, expectedForm(p.field));
+            for (int a = 0; a < 3; ++a)
+              if (Status st = checkReal(p, (*v)[a]); !st) return st;
+            f(s) = *v;
+            return Status::success();
+          },
+          [&](const ChoiceField& c) {
+            const std::string* name = std::get_if<std::string>(&value);
+            if (!name) return typeMismatch(p, expectedForm(p.field));
+            const auto options = c.options();
+            for (std::size_t i = 0; i < options.size(); ++i) {
+              if (options[i] != *name) continue;
+              c.set(s, static_cast<int>(i));
+              return Status::success();
+            }
+            return Status::failure("parameter '" + std::string(p.name) + "': unknown value '" + *name +
+                                   "' (choose from " + optionList(c) + ")");
+          },
+          [&](GridField) {
+            const GridSize* g = std::get_if<GridSize>(&value);
+            if (!g) return typeMismatch(p, expectedForm(p.field));
+            if (g->nu < p.min || g->nu > p.max || g->nv < p.min || g->nv > p.max)
+              return outOfRange(p, std::to_string(g->nu) + "x" + std::to_string(g->nv));
+            s.scene.grid.nu = g->nu;
+            s.scene.grid.nv = g->nv;
+            return Status::success();
+          }},
+      p.field);
+}
+
+Status setParamFromText(Settings& s, std::string_view name, std::string_view text) {
+  const ParamSpec* p = findParam(name);
+  if (!p) return Status::failure("unknown parameter '" + std::string(name) + "' (see --list-params)");
+  ParamValue value;
+  if (Status st = parseValue(*p, text, value); !st) return st;
+  return setParam(s, *p, value);
+}
+
+Status applyAssignment(Settings& s, std::string_view assignment) {
+  const std::size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    return Status::failure("expected NAME=VALUE, got '" + std::string(assignment) + "'");
+  return setParamFromText(s, trim(assignment.substr(0, eq)), assignment.substr(eq + 1));
+}
+
+}  // namespace cloth::config
