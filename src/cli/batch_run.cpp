@@ -1,0 +1,193 @@
+#include "batch_run.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+#include <string>
+
+#include "cloth/config/param_table.h"
+#include "cloth/io/obj_writer.h"
+#include "cloth/sim/names.h"
+#include "cloth/sim/stats.h"
+#include "cloth/sim/wind.h"
+#include "run_stats.h"
+
+namespace cloth::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+struct BadInput {
+  std::string message;
+};
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+void listScenes(std::ostream& out) {
+  for (std::string_view name : sim::sceneNames()) {
+    const auto scene = sim::findScene(name);
+    char line[256];
+    std::snprintf(line, sizeof line, "%-16s %s\n", scene->name.c_str(), scene->description.c_str());
+    out << line;
+  }
+}
+
+void listParams(const config::Settings& s, std::ostream& out) {
+  char line[512];
+  std::snprintf(line, sizeof line, "%-15s %-7s %-22s %-34s %s\n", "NAME", "UNIT", "VALUE", "RANGE", "DESCRIPTION");
+  out << line;
+  for (const config::ParamSpec& p : config::paramTable()) {
+    std::snprintf(line, sizeof line, "%-15s %-7s %-22s %-34s %s\n", std::string(p.name).c_str(),
+                  std::string(p.unit).c_str(), config::formatParam(s, p).c_str(), config::formatRange(p).c_str(),
+                  std::string(p.help).c_str());
+    out << line;
+  }
+  out << "(values shown are those of scene '" << s.scene.name << "'; use --scene to see another)\n";
+}
+
+config::Settings buildSettings(const CliOptions& o) {
+  std::optional<config::Settings> s = config::settingsForScene(o.scene);
+  if (!s) throw BadInput{"unknown scene '" + o.scene + "' (see --list-scenes)"};
+  if (o.integrator)
+    if (auto st = config::setParamFromText(*s, "integrator", *o.integrator); !st) throw BadInput{st.message()};
+  for (const std::string& a : o.assignments)
+    if (auto st = config::applyAssignment(*s, a); !st) throw BadInput{st.message()};
+  return *s;
+}
+
+long long stepCount(const CliOptions& o, double h) {
+  if (o.steps) {
+    if (*o.steps < 0) throw BadInput{"--steps must not be negative"};
+    return *o.steps;
+  }
+  const double s = o.seconds.value_or(3.0);
+  if (!std::isfinite(s) || s < 0 || s > 1e6) throw BadInput{"--seconds must be a number in [0, 1e6]"};
+  return static_cast<long long>(std::ceil(s / h - 1e-9));
+}
+
+fs::path framePath(const fs::path& dir, long long frame) {
+  char name[32];
+  std::snprintf(name, sizeof name, "frame_%06lld.obj", frame);
+  return dir / name;
+}
+
+// Exports the key mesh of the cloth: positions, uvs, normals, triangles.
+class FrameExporter {
+ public:
+  FrameExporter(fs::path dir, bool force) : dir_(std::move(dir)), force_(force) {}
+
+  config::Status write(const sim::Cloth& c, long long frame, double time) {
+    const std::size_t n = c.nodeCount();
+    normals_.resize(n);
+    sim::computeNodeNormals(c.x, c.triangles, normals_);
+    positions_.resize(n);
+    normalsF_.resize(n);
+    uvs_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      positions_[i] = glm::vec3(c.x[i]);
+      normalsF_[i] = glm::vec3(normals_[i]);
+      uvs_[i] = glm::vec2(c.uv[i]);
+    }
+    indices_.clear();
+    for (const sim::Triangle& t : c.triangles)
+      for (sim::NodeIndex v : t.v) indices_.push_back(static_cast<std::uint32_t>(v));
+    const io::ObjMesh mesh{positions_, uvs_, normalsF_, indices_};
+    return io::writeObj(framePath(dir_, frame), mesh, force_ ? io::Overwrite::Allowed : io::Overwrite::Never,
+                        "t = " + std::to_string(time) + " s");
+  }
+
+ private:
+  fs::path dir_;
+  bool force_;
+  std::vector<sim::Vec3> normals_;
+  std::vector<glm::vec3> positions_, normalsF_;
+  std::vector<glm::vec2> uvs_;
+  std::vector<std::uint32_t> indices_;
+};
+
+// Refuses up front to replace any file the run would write, unless --force.
+void checkOutputs(const CliOptions& o, long long frames) {
+  std::error_code ec;
+  if (o.exportDir) {
+    if (auto st = io::ensureWritableDirectory(*o.exportDir); !st) throw BadInput{st.message()};
+    for (long long f = 0; f < frames && !o.force; ++f)
+      if (fs::exists(framePath(*o.exportDir, f), ec))
+        throw BadInput{"'" + framePath(*o.exportDir, f).string() + "' exists (use --force to replace it)"};
+  }
+  if (o.statsPath && *o.statsPath != "-") {
+    const fs::path p(*o.statsPath);
+    if (!o.force && fs::exists(p, ec)) throw BadInput{"'" + p.string() + "' exists (use --force to replace it)"};
+    const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+    if (!fs::is_directory(dir, ec)) throw BadInput{"cannot write '" + p.string() + "': no such directory"};
+  }
+}
+
+int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
+  const config::Settings settings = buildSettings(o);
+  const double h = settings.scene.params.solver.h;
+  const long long steps = stepCount(o, h);
+  const long long every = o.every > 0 ? o.every : std::max(1LL, std::llround(1.0 / (30.0 * h)));
+  checkOutputs(o, steps / every + 1);
+  sim::Simulation simulation = [&] {
+    try {
+      return sim::instantiate(settings.scene);
+    } catch (const std::invalid_argument& e) {
+      throw BadInput{e.what()};
+    }
+  }();
+
+  std::optional<FrameExporter> exporter;
+  if (o.exportDir) exporter.emplace(*o.exportDir, o.force);
+  RunStats run{settings.scene.name, std::string(sim::name(settings.scene.params.solver.integrator)), steps, h};
+  const auto start = Clock::now();
+  for (long long i = 0; i <= steps; ++i) {
+    if (exporter && i % every == 0) {
+      if (auto st = exporter->write(simulation.cloth(), i / every, simulation.time()); !st) {
+        err << "clothsim: error: " << st.message() << "\n";
+        return kExitFailure;
+      }
+    }
+    if (i == steps) break;
+    const auto t0 = Clock::now();
+    simulation.step();
+    run.stepSeconds += seconds(Clock::now() - t0);
+  }
+  run.wallSeconds = seconds(Clock::now() - start);
+  run.simSeconds = simulation.time();
+  if (!sim::isFinite(simulation.cloth())) err << "clothsim: warning: the simulation became non-finite\n";
+
+  if (!o.statsPath) return kExitOk;
+  const std::string json = statsJson(run, simulation);
+  if (*o.statsPath == "-") {
+    out << json;
+    return kExitOk;
+  }
+  const auto st = io::writeFileAtomically(*o.statsPath, json, o.force ? io::Overwrite::Allowed : io::Overwrite::Never);
+  if (!st) err << "clothsim: error: " << st.message() << "\n";
+  return st ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+int runAction(const CliOptions& options, std::ostream& out, std::ostream& err) {
+  try {
+    switch (options.action) {
+      case Action::ListScenes: listScenes(out); return kExitOk;
+      case Action::ListParams: {
+        const auto s = config::settingsForScene(options.scene);
+        if (!s) throw BadInput{"unknown scene '" + options.scene + "' (see --list-scenes)"};
+        listParams(*s, out);
+        return kExitOk;
+      }
+      case Action::Run: return simulate(options, out, err);
+    }
+  } catch (const BadInput& e) {
+    err << "clothsim: error: " << e.message << "\n";
+    return kExitBadInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace cloth::cli

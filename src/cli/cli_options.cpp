@@ -1,0 +1,58 @@
+#include "cli_options.h"
+
+#include <CLI/CLI.hpp>
+
+namespace cloth::cli {
+namespace {
+
+constexpr const char* kVersion = "clothsim " CLOTH_VERSION;
+
+void addOptions(CLI::App& app, CliOptions& o, bool& listScenes, bool& listParams) {
+  app.add_option("--scene", o.scene, "Scene to simulate (see --list-scenes)")->default_str("flag");
+  app.add_option("--seconds", o.seconds, "Simulated seconds to run (default 3)");
+  app.add_option("--steps", o.steps, "Number of steps of length h to run instead of --seconds");
+  app.add_option("--integrator", o.integrator, "approx-implicit | explicit | implicit-cg");
+  app.add_option("--set", o.assignments, "NAME=VALUE parameter, repeatable (see --list-params)")
+      ->take_all()
+      ->allow_extra_args(false);
+  app.add_option("--export-obj", o.exportDir, "Write numbered OBJ frames into this folder");
+  app.add_option("--every", o.every, "Export every K steps (default: one frame per 1/30 s)");
+  app.add_option("--stats", o.statsPath, "Write run statistics as JSON to FILE, or - for standard output");
+  app.add_flag("--force", o.force, "Allow replacing existing output files");
+  app.add_flag("--list-scenes", listScenes, "List the scenes and exit");
+  app.add_flag("--list-params", listParams, "List every parameter with unit, value and range, and exit");
+  app.set_version_flag("--version", kVersion);
+}
+
+std::string oneLine(std::string text) {
+  for (char& c : text)
+    if (c == '\n') c = ' ';
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+std::variant<CliOptions, ExitNow> parseCommandLine(int argc, const char* const* argv) {
+  CLI::App app{"clothsim: run clothview's cloth simulation without a window (batch runs, export, stats)",
+               "clothsim"};
+  CliOptions o;
+  bool listScenes = false, listParams = false;
+  addOptions(app, o, listScenes, listParams);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    return ExitNow{0, app.help()};
+  } catch (const CLI::CallForVersion&) {
+    return ExitNow{0, std::string(kVersion) + "\n"};
+  } catch (const CLI::ParseError& e) {
+    return ExitNow{2, "clothsim: error: " + oneLine(e.what()) + " (see --help)\n"};
+  }
+  if (o.seconds && o.steps) return ExitNow{2, "clothsim: error: give either --seconds or --steps, not both\n"};
+  if (o.every < 0) return ExitNow{2, "clothsim: error: --every must be a positive number of steps\n"};
+  if (listScenes) o.action = Action::ListScenes;
+  if (listParams) o.action = Action::ListParams;
+  return o;
+}
+
+}  // namespace cloth::cli

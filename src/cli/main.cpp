@@ -1,0 +1,15 @@
+// clothsim: the command-line front of the simulation core (no GL).
+
+#include <iostream>
+
+#include "batch_run.h"
+#include "cli_options.h"
+
+int main(int argc, char** argv) {
+  auto parsed = cloth::cli::parseCommandLine(argc, argv);
+  if (auto* exitNow = std::get_if<cloth::cli::ExitNow>(&parsed)) {
+    (exitNow->code == 0 ? std::cout : std::cerr) << exitNow->text;
+    return exitNow->code;
+  }
+  return cloth::cli::runAction(std::get<cloth::cli::CliOptions>(parsed), std::cout, std::cerr);
+}

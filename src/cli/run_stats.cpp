@@ -1,0 +1,40 @@
+#include "run_stats.h"
+
+#include <nlohmann/json.hpp>
+
+#include "cloth/sim/stats.h"
+
+namespace cloth::cli {
+namespace {
+
+nlohmann::json vec3(const sim::Vec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); }
+
+}  // namespace
+
+std::string statsJson(const RunStats& run, const sim::Simulation& sim) {
+  const sim::Cloth& c = sim.cloth();
+  const bool finite = sim::isFinite(c);
+  const sim::Aabb box = sim::boundsOf(c.x);
+  nlohmann::json j;
+  j["scene"] = run.scene;
+  j["integrator"] = run.integrator;
+  j["key_nodes"] = c.nodeCount();
+  j["springs"] = c.springs.size();
+  j["steps"] = run.steps;
+  j["h"] = run.h;
+  j["sim_seconds"] = run.simSeconds;
+  j["wall_seconds"] = run.wallSeconds;
+  j["ms_per_step"] = run.steps > 0 ? 1e3 * run.stepSeconds / static_cast<double>(run.steps) : 0.0;
+  j["finite"] = finite;
+  // JSON has no NaN: non-finite measurements are reported as null.
+  auto number = [&](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  j["max_strain"] = number(sim::maxStrain(c, sim::SpringFamily::Structural));
+  j["kinetic_energy"] = number(sim::kineticEnergy(c));
+  j["bbox_min"] = finite ? vec3(box.lo) : nlohmann::json(nullptr);
+  j["bbox_max"] = finite ? vec3(box.hi) : nlohmann::json(nullptr);
+  const auto clearance = sim::minColliderClearance(c, sim.colliders());
+  j["min_collider_clearance"] = clearance ? number(*clearance) : nlohmann::json(nullptr);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace cloth::cli

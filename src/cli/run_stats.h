@@ -1,0 +1,23 @@
+#pragma once
+// The statistics clothsim reports with --stats, as one JSON object.
+
+#include <string>
+
+#include "cloth/sim/simulation.h"
+
+namespace cloth::cli {
+
+struct RunStats {
+  std::string scene;
+  std::string integrator;
+  long long steps = 0;
+  double h = 0;                 ///< s
+  double simSeconds = 0;
+  double wallSeconds = 0;       ///< whole run, exports included
+  double stepSeconds = 0;       ///< time inside Simulation::step only
+};
+
+/// JSON text of the run: the fields above plus the final state's measurements.
+std::string statsJson(const RunStats& run, const sim::Simulation& sim);
+
+}  // namespace cloth::cli

@@ -1,0 +1,119 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "batch_run.h"
+#include "cli_options.h"
+
+using namespace cloth::cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code = 0;
+  std::string out, err;
+};
+
+Result run(std::vector<std::string> args) {
+  args.insert(args.begin(), "clothsim");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  auto parsed = parseCommandLine(static_cast<int>(argv.size()), argv.data());
+  if (auto* e = std::get_if<ExitNow>(&parsed)) return {e->code, e->code == 0 ? e->text : "", e->code ? e->text : ""};
+  std::ostringstream out, err;
+  const int code = runAction(std::get<CliOptions>(parsed), out, err);
+  return {code, out.str(), err.str()};
+}
+
+fs::path freshDir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("clothsim_test_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("clothsim: flag stats show a finite run with strain within Provot's bound") {
+  const Result r = run({"--scene", "flag", "--seconds", "3", "--stats", "-"});
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["scene"] == "flag");
+  CHECK(j["integrator"] == "approx-implicit");
+  CHECK(j["key_nodes"] == 100);
+  CHECK(j["steps"] == 3000);
+  CHECK(j["finite"] == true);
+  CHECK(j["max_strain"].get<double>() <= 0.1 + 0.01);
+  CHECK(j["kinetic_energy"].get<double>() > 0);
+  CHECK(j["min_collider_clearance"].is_null());
+  CHECK(j["bbox_min"].size() == 3);
+  CHECK(j["ms_per_step"].get<double>() > 0);
+}
+
+TEST_CASE("clothsim: --set, --integrator and --steps reach the simulation") {
+  const Result r = run({"--scene", "ball", "--steps", "10", "--integrator", "implicit-cg", "--set", "grid=8x6",
+                        "--set", "h=0.002", "--stats", "-"});
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["integrator"] == "implicit-cg");
+  CHECK(j["key_nodes"] == 48);
+  CHECK(j["h"] == 0.002);
+  CHECK(j["sim_seconds"].get<double>() == Approx(0.02));
+  CHECK_FALSE(j["min_collider_clearance"].is_null());
+}
+
+TEST_CASE("clothsim: bad input exits 2 with a one-line message naming the problem") {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--bogus"}, "--bogus"},
+      {{"--scene", "nope"}, "unknown scene 'nope'"},
+      {{"--set", "k=abc"}, "parameter 'k' expects a number"},
+      {{"--set", "k=-3"}, "outside"},
+      {{"--set", "nosuch=1"}, "unknown parameter 'nosuch'"},
+      {{"--set", "h=nan"}, "finite"},
+      {{"--integrator", "rk4"}, "unknown value 'rk4'"},
+      {{"--seconds", "1", "--steps", "5"}, "either --seconds or --steps"},
+      {{"--seconds", "-1"}, "--seconds"},
+      {{"--export-obj", "/proc/clothsim-no"}, "cannot create directory"},
+      {{"--stats", "/nonexistent-dir/x.json"}, "no such directory"},
+  };
+  for (const auto& [args, expected] : cases) {
+    const Result r = run(args);
+    INFO(args.front() << " -> " << r.err);
+    CHECK(r.code == 2);
+    CHECK(r.err.find(expected) != std::string::npos);
+    CHECK(r.err.find('\n') == r.err.size() - 1);
+  }
+}
+
+TEST_CASE("clothsim: exported OBJ frames are numbered and never overwritten without --force") {
+  const fs::path d = freshDir("export");
+  const Result first = run({"--scene", "hang-vertical", "--steps", "20", "--every", "10", "--export-obj", d.string()});
+  REQUIRE(first.code == 0);
+  CHECK(fs::exists(d / "frame_000000.obj"));
+  CHECK(fs::exists(d / "frame_000002.obj"));
+  CHECK_FALSE(fs::exists(d / "frame_000003.obj"));
+  const auto stamp = fs::last_write_time(d / "frame_000001.obj");
+  const Result again = run({"--scene", "hang-vertical", "--steps", "20", "--every", "10", "--export-obj", d.string()});
+  CHECK(again.code == 2);
+  CHECK(again.err.find("exists") != std::string::npos);
+  CHECK(fs::last_write_time(d / "frame_000001.obj") == stamp);
+  const Result forced = run({"--scene", "hang-vertical", "--steps", "20", "--every", "10", "--export-obj",
+                             d.string(), "--force"});
+  CHECK(forced.code == 0);
+  fs::remove_all(d);
+}
+
+TEST_CASE("clothsim: list scenes, list parameters, help and version exit 0") {
+  CHECK(run({"--list-scenes"}).out.find("waving-flag") != std::string::npos);
+  const Result params = run({"--list-params"});
+  CHECK(params.code == 0);
+  for (const char* name : {"K_D", "K_L", "tau", "grid", "self_collision", "N/m", "[0, 100000]"})
+    CHECK(params.out.find(name) != std::string::npos);
+  CHECK(run({"--help"}).code == 0);
+  CHECK(run({"--version"}).out.find("clothsim") != std::string::npos);
+}
