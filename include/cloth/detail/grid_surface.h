@@ -1,0 +1,31 @@
+#pragma once
+// Helpers for grid-structured surfaces: normals, triangle indices, node roles, and bilinear
+// transfer of key-node values onto a refined grid.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "cloth/detail/surface_mesh.h"
+
+namespace cloth::detail {
+
+/// Unit normals of an nu x nv grid from central differences (one-sided at the border), oriented
+/// as cross(dP/dv, dP/du) to match the cloth's triangle winding.
+void gridNormals(int nu, int nv, std::span<const glm::vec3> positions, std::span<glm::vec3> normals);
+
+/// Triangle indices of an nu x nv grid, two counter-clockwise triangles per cell.
+void gridIndices(int nu, int nv, std::vector<std::uint32_t>& indices);
+
+/// Role of render vertex (c, r) when every key segment is split into `refine` parts.
+NodeRole roleOf(int c, int r, int refine);
+
+/// Bilinear interpolation of per-key-node values (keyNu x keyNv) onto the refined grid.
+template <class T>
+void keyToRender(std::span<const T> key, int keyNu, int keyNv, int refine, std::span<T> out);
+
+}  // namespace cloth::detail
+
+#include "cloth/detail/grid_surface.inl"

@@ -1,0 +1,55 @@
+#pragma once
+// Kang §3.1-3.2: expands the simulated key grid into frame and internal nodes with cubic splines,
+// smooth or wrinkled, and (with HadapWrinkles) Hadap's geometric wrinkles.
+
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+#include "cloth/detail/detail_settings.h"
+#include "cloth/detail/hadap_wrinkles.h"
+#include "cloth/detail/surface_mesh.h"
+#include "cloth/sim/cloth.h"
+
+namespace cloth::detail {
+
+/// Order of the two tensor-product passes (the spline is linear, so both give the same surface).
+enum class PassOrder { UThenV, VThenU };
+
+class Refiner {
+ public:
+  /// Builds the render surface of `cloth` in `out`, reusing out's buffers: after the first call with
+  /// a given grid size and r, no further allocation happens.
+  void refine(const sim::Cloth& cloth, const DetailSettings& settings, SurfaceMesh& out,
+              PassOrder order = PassOrder::UThenV);
+
+  /// Hadap's modulation on a surface `refine` just built: per-vertex pattern amplitudes and the
+  /// wrinkle height (m) they give. Does not move vertices.
+  void modulate(const sim::Cloth& cloth, const HadapSettings& settings, SurfaceMesh& out);
+
+  /// Hadap state (coefficients, modulation), for inspection and pattern changes.
+  HadapWrinkles& hadap() { return hadap_; }
+
+ private:
+  void loadKeys(const sim::Cloth& cloth);
+  void resize(int keyNu, int keyNv, int refine, SurfaceMesh& out);
+  void splineSurface(bool wrinkled, float c, PassOrder order, SurfaceMesh& out);
+  void computeStrain(const sim::Cloth& cloth, SurfaceMesh& out);
+  void samplePatterns(const SurfaceMesh& out, float tiles);
+
+  int refine_ = 0;
+  int keyNu_ = 0, keyNv_ = 0;
+  std::vector<glm::vec3> keyX_, keyN_;        // key positions and normals
+  std::vector<float> restU_, restV_;          // rest length of each key segment along u and v
+  std::vector<glm::vec3> frameX_, frameN_;    // first-pass result
+  std::vector<float> segmentRest_;            // rest lengths along the curve being evaluated
+  std::vector<float> keyStrain_;              // per key vertex
+  std::vector<glm::vec2> areaRatioSum_;       // per key vertex: (sum of area ratios, triangle count)
+  std::vector<glm::vec2> patternSample_;      // per render vertex: centred heights of both patterns
+  float sampledTiles_ = -1;
+  int sampledRevision_ = -1;
+  HadapWrinkles hadap_;
+};
+
+}  // namespace cloth::detail

@@ -1,0 +1,30 @@
+#pragma once
+// The interpolating cubic spline of Kang §3.1 (uniform Catmull-Rom) and the wrinkled spline of
+// Kang §3.2, eq. 14.
+
+#include <array>
+
+namespace cloth::detail {
+
+/// Uniform Catmull-Rom weights of control points P[i-1], P[i], P[i+1], P[i+2] at parameter t in [0, 1]
+/// of the segment from P[i] to P[i+1]. They sum to 1 and give P[i] at t = 0 and P[i+1] at t = 1.
+std::array<float, 4> catmullRomWeights(float t);
+
+/// Index of control point k of an n-point polyline for Catmull-Rom with mirrored ends: the end
+/// points are extended as P[-1] = 2 P[0] - P[1] and P[n] = 2 P[n-1] - P[n-2]. Returns the two
+/// indices and weight (a, b, wa, wb) to combine as wa P[a] + wb P[b].
+struct MirroredPoint {
+  int a = 0;
+  int b = 0;
+  float wa = 1;
+  float wb = 0;
+};
+MirroredPoint mirroredPoint(int k, int n);
+
+/// Kang eq. 14: offset along the surface normal of a wrinkled segment with rest length l0 whose
+/// control points are `distance` apart, at parameter t, with frequency control c:
+/// w(t) A sin(f t), w(t) = 1/2 - 2 (t - 1/2)^2, A = (l0 - distance) / 2, f = c (l0 - distance) / l0.
+/// Zero unless the segment is compressed (distance < l0).
+float wrinkleOffset(float t, float l0, float distance, float c);
+
+}  // namespace cloth::detail

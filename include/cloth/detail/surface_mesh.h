@@ -1,0 +1,36 @@
+#pragma once
+// The refined surface: the only thing the renderer consumes.
+
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+namespace cloth::detail {
+
+/// Kang §3.1: key nodes are simulated; frame nodes lie on key-grid lines between key nodes; internal
+/// nodes lie inside key cells.
+enum class NodeRole : std::uint8_t { Key, Frame, Internal };
+
+/// A grid-structured triangle mesh of nu x nv vertices (vertex (c, r) at index r * nu + c).
+struct SurfaceMesh {
+  int nu = 0;
+  int nv = 0;
+  std::vector<glm::vec3> positions;   ///< m
+  std::vector<glm::vec3> normals;     ///< unit, front side
+  std::vector<glm::vec2> uvs;         ///< texture coordinates in [0, 1]^2
+  std::vector<NodeRole> roles;
+  std::vector<std::uint32_t> indices; ///< 3 per triangle, counter-clockwise from the front
+  std::vector<float> strain;          ///< per vertex: local area ratio - 1 (negative = compressed)
+  /// Hadap mode: per vertex amplitude of wrinkle patterns 1 and 2 (modulation x blend weight), and
+  /// the height (m) those give at the vertex. A bump shader computes
+  /// height = depth * (amplitude.x * (p1(uv) - 0.5) + amplitude.y * (p2(uv) - 0.5)) per pixel.
+  std::vector<glm::vec2> patternAmplitude;
+  std::vector<float> wrinkleHeight;
+
+  std::size_t vertexCount() const { return positions.size(); }
+  std::size_t triangleCount() const { return indices.size() / 3; }
+};
+
+}  // namespace cloth::detail

@@ -1,0 +1,208 @@
+#include "cloth/detail/refiner.h"
+
+#include <algorithm>
+#include <array>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/detail/grid_surface.h"
+#include "cloth/detail/spline.h"
+
+namespace cloth::detail {
+namespace {
+
+// A strided view of points along one spline: point k is data[k * stride].
+struct Strided {
+  glm::vec3* data;
+  int stride;
+  glm::vec3& operator[](int k) const { return data[static_cast<std::ptrdiff_t>(k) * stride]; }
+};
+
+struct CurveInput {
+  Strided points, normals;
+  int count;                      // control points
+  std::span<const float> restLength;  // per segment
+};
+
+glm::vec3 controlPoint(const Strided& p, int k, int n) {
+  const MirroredPoint m = mirroredPoint(k, n);
+  return m.wa * p[m.a] + m.wb * p[m.b];
+}
+
+// Kang §3.1-3.2 along one curve: `refine` samples per segment through the control points, each
+// offset along the interpolated normal by eq. 14 when `wrinkled`. Writes (count - 1) * refine + 1
+// points and their (interpolated, unit) normals.
+void splineCurve(const CurveInput& in, int refine, bool wrinkled, float c, Strided outX, Strided outN) {
+  const int n = in.count;
+  for (int k = 0; k + 1 < n; ++k) {
+    const glm::vec3 p0 = controlPoint(in.points, k - 1, n), p1 = in.points[k], p2 = in.points[k + 1],
+                    p3 = controlPoint(in.points, k + 2, n);
+    const glm::vec3 n1 = in.normals[k], n2 = in.normals[k + 1];
+    const float l0 = in.restLength[k];
+    const float distance = glm::length(p2 - p1);
+    for (int s = 0; s < refine; ++s) {
+      const float t = static_cast<float>(s) / static_cast<float>(refine);
+      const std::array<float, 4> w = catmullRomWeights(t);
+      glm::vec3 q = w[0] * p0 + w[1] * p1 + w[2] * p2 + w[3] * p3;
+      glm::vec3 normal = (1 - t) * n1 + t * n2;
+      const float len = glm::length(normal);
+      normal = len > 0 ? normal / len : n1;
+      if (wrinkled) q += wrinkleOffset(t, l0, distance, c) * normal;
+      outX[k * refine + s] = q;
+      outN[k * refine + s] = normal;
+    }
+  }
+  outX[(n - 1) * refine] = in.points[n - 1];
+  outN[(n - 1) * refine] = in.normals[n - 1];
+}
+
+}  // namespace
+
+void Refiner::resize(int keyNu, int keyNv, int refine, SurfaceMesh& out) {
+  const int nu = (keyNu - 1) * refine + 1, nv = (keyNv - 1) * refine + 1;
+  const auto keys = static_cast<std::size_t>(keyNu) * keyNv;
+  keyX_.resize(keys);
+  keyN_.resize(keys);
+  keyStrain_.resize(keys);
+  areaRatioSum_.resize(keys);
+  segmentRest_.resize(static_cast<std::size_t>(std::max(keyNu, keyNv)));
+  restU_.resize(static_cast<std::size_t>(keyNu - 1) * keyNv);
+  restV_.resize(static_cast<std::size_t>(keyNu) * (keyNv - 1));
+  frameX_.resize(static_cast<std::size_t>(std::max(nu * keyNv, keyNu * nv)));
+  frameN_.resize(frameX_.size());
+  if (out.nu == nu && out.nv == nv && refine == refine_ && keyNu == keyNu_ && keyNv == keyNv_) return;
+  refine_ = refine;
+  keyNu_ = keyNu;
+  keyNv_ = keyNv;
+  out.nu = nu;
+  out.nv = nv;
+  const auto n = static_cast<std::size_t>(nu) * nv;
+  out.positions.resize(n);
+  out.normals.resize(n);
+  out.uvs.resize(n);
+  out.roles.resize(n);
+  out.strain.resize(n);
+  out.patternAmplitude.resize(n);
+  out.wrinkleHeight.resize(n);
+  for (int r = 0; r < nv; ++r)
+    for (int c = 0; c < nu; ++c) {
+      out.uvs[r * nu + c] = glm::vec2(float(c) / float(nu - 1), float(r) / float(nv - 1));
+      out.roles[r * nu + c] = roleOf(c, r, refine);
+    }
+  gridIndices(nu, nv, out.indices);
+}
+
+void Refiner::loadKeys(const sim::Cloth& cloth) {
+  const int nu = cloth.nu, nv = cloth.nv;
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) keyX_[i] = glm::vec3(cloth.x[i]);
+  gridNormals(nu, nv, keyX_, keyN_);
+  for (int j = 0; j < nv; ++j)
+    for (int i = 0; i < nu; ++i) {
+      const auto& r = cloth.restX;
+      if (i + 1 < nu) restU_[j * (nu - 1) + i] = float(glm::length(r[cloth.index(i + 1, j)] - r[cloth.index(i, j)]));
+      if (j + 1 < nv) restV_[j * nu + i] = float(glm::length(r[cloth.index(i, j + 1)] - r[cloth.index(i, j)]));
+    }
+}
+
+// Tensor product of the two passes. U then V: splines along u through the key nodes of every key row
+// give the frame nodes on key rows; splines along v through those give every node. V then U is the
+// mirror image (used to check that the order does not matter).
+void Refiner::splineSurface(bool wrinkled, float c, PassOrder order, SurfaceMesh& out) {
+  const int knu = keyNu_, knv = keyNv_, r = refine_, nu = out.nu, nv = out.nv;
+  std::vector<float>& lengths = segmentRest_;
+  auto restAlong = [&](bool alongU, int line, float position) {  // rest length of segments on one line
+    const int segments = (alongU ? knu : knv) - 1;
+    for (int k = 0; k < segments; ++k) {
+      if (alongU) {  // line = key row j; or between key rows when position is fractional
+        const int j = line, j1 = std::min(j + 1, knv - 1);
+        lengths[k] = (1 - position) * restU_[j * (knu - 1) + k] + position * restU_[j1 * (knu - 1) + k];
+      } else {
+        const int i = line, i1 = std::min(i + 1, knu - 1);
+        lengths[k] = (1 - position) * restV_[k * knu + i] + position * restV_[k * knu + i1];
+      }
+    }
+    return std::span<const float>(lengths.data(), static_cast<std::size_t>(segments));
+  };
+  const bool uFirst = order == PassOrder::UThenV;
+  const int lines = uFirst ? knv : knu;        // key lines of the first pass
+  const int firstLen = uFirst ? nu : nv;       // points per first-pass curve
+  for (int line = 0; line < lines; ++line) {   // first pass: through key nodes
+    Strided px{keyX_.data() + (uFirst ? line * knu : line), uFirst ? 1 : knu};
+    Strided pn{keyN_.data() + (uFirst ? line * knu : line), uFirst ? 1 : knu};
+    const CurveInput in{px, pn, uFirst ? knu : knv, restAlong(uFirst, line, 0)};
+    splineCurve(in, r, wrinkled, c, Strided{frameX_.data() + line * firstLen, 1},
+                Strided{frameN_.data() + line * firstLen, 1});
+  }
+  const int curves = uFirst ? nu : nv;         // second pass: through frame nodes
+  for (int k = 0; k < curves; ++k) {
+    const int key = std::min(k / r, (uFirst ? knu : knv) - 2);
+    const float frac = static_cast<float>(k - key * r) / static_cast<float>(r);
+    const CurveInput in{Strided{frameX_.data() + k, firstLen}, Strided{frameN_.data() + k, firstLen}, lines,
+                        restAlong(!uFirst, key, frac)};
+    Strided outX{out.positions.data() + (uFirst ? k : k * nu), uFirst ? nu : 1};
+    Strided outN{out.normals.data() + (uFirst ? k : k * nu), uFirst ? nu : 1};
+    splineCurve(in, r, wrinkled, c, outX, outN);
+  }
+}
+
+// Per key vertex: mean over its triangles of deformed area / rest area, minus 1 (Hadap Fig. 13).
+void Refiner::computeStrain(const sim::Cloth& cloth, SurfaceMesh& out) {
+  std::fill(areaRatioSum_.begin(), areaRatioSum_.end(), glm::vec2(0));  // (sum of ratios, triangles)
+  for (const sim::Triangle& t : cloth.triangles) {
+    const auto& v = t.v;
+    const auto& r = cloth.restX;
+    const auto& x = cloth.x;
+    const double rest = glm::length(glm::cross(r[v[1]] - r[v[0]], r[v[2]] - r[v[0]]));
+    const double now = glm::length(glm::cross(x[v[1]] - x[v[0]], x[v[2]] - x[v[0]]));
+    const float ratio = rest > 0 ? float(now / rest) : 1.0f;
+    for (sim::NodeIndex i : v) areaRatioSum_[i] += glm::vec2(ratio, 1);
+  }
+  for (std::size_t i = 0; i < keyStrain_.size(); ++i) {
+    const glm::vec2 a = areaRatioSum_[i];
+    keyStrain_[i] = a.y > 0 ? a.x / a.y - 1 : 0;
+  }
+  keyToRender<float>(keyStrain_, keyNu_, keyNv_, refine_, out.strain);
+}
+
+// The patterns at every render vertex depend only on the grid, the tiling and the patterns: sampled
+// once, then each frame costs two multiply-adds per vertex.
+void Refiner::samplePatterns(const SurfaceMesh& out, float tiles) {
+  if (patternSample_.size() == out.vertexCount() && sampledTiles_ == tiles &&
+      sampledRevision_ == hadap_.patternRevision())
+    return;
+  patternSample_.resize(out.vertexCount());
+  for (std::size_t i = 0; i < out.vertexCount(); ++i) patternSample_[i] = hadap_.patternsAt(out.uvs[i], tiles);
+  sampledTiles_ = tiles;
+  sampledRevision_ = hadap_.patternRevision();
+}
+
+void Refiner::modulate(const sim::Cloth& cloth, const HadapSettings& settings, SurfaceMesh& out) {
+  hadap_.update(cloth, settings);
+  samplePatterns(out, settings.tiles);
+  keyToRender<glm::vec2>(hadap_.keyAmplitudes(), keyNu_, keyNv_, refine_, out.patternAmplitude);
+  const float depth = hadap_.depthMeters();
+  for (std::size_t i = 0; i < out.vertexCount(); ++i)
+    out.wrinkleHeight[i] = depth * glm::dot(out.patternAmplitude[i], patternSample_[i]);
+}
+
+void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, SurfaceMesh& out, PassOrder order) {
+  const int r = s.mode == DetailMode::Key ? 1 : std::max(1, s.refine);
+  resize(cloth.nu, cloth.nv, r, out);
+  loadKeys(cloth);
+  if (r == 1) std::copy(keyX_.begin(), keyX_.end(), out.positions.begin());
+  else splineSurface(s.mode == DetailMode::Wrinkled, s.wrinkleFrequency, order, out);
+  computeStrain(cloth, out);
+  if (s.mode == DetailMode::Hadap) {
+    if (r == 1) gridNormals(out.nu, out.nv, out.positions, out.normals);
+    modulate(cloth, s.hadap, out);
+    // Displaced along the smooth normals the spline passes interpolated.
+    if (s.hadap.displace)
+      for (std::size_t i = 0; i < out.vertexCount(); ++i) out.positions[i] += out.wrinkleHeight[i] * out.normals[i];
+  } else {
+    std::fill(out.patternAmplitude.begin(), out.patternAmplitude.end(), glm::vec2(0));
+    std::fill(out.wrinkleHeight.begin(), out.wrinkleHeight.end(), 0.0f);
+  }
+  gridNormals(out.nu, out.nv, out.positions, out.normals);
+}
+
+}  // namespace cloth::detail

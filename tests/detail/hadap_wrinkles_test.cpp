@@ -1,0 +1,100 @@
+#include <catch2/catch.hpp>
+
+#include "cloth/detail/hadap_wrinkles.h"
+#include "cloth/sim/grid.h"
+
+using namespace cloth;
+using namespace cloth::detail;
+
+namespace {
+
+sim::Cloth flatCloth() { return sim::buildGrid(sim::GridSpec::fromSpacing(9, 9, 0.05), 0.01); }
+
+glm::vec2 meanAmplitude(const HadapWrinkles& h) {
+  glm::vec2 sum(0);
+  for (const glm::vec2& a : h.keyAmplitudes()) sum += a;
+  return sum / float(h.keyAmplitudes().size());
+}
+
+}  // namespace
+
+TEST_CASE("hadap_wrinkles: coefficients are computed once per rest shape and pattern") {
+  sim::Cloth c = flatCloth();
+  HadapWrinkles h;
+  HadapSettings s;
+  for (int i = 0; i < 5; ++i) {
+    c.x[3].z += 0.001;
+    h.update(c, s);
+  }
+  CHECK(h.coefficientUpdates() == 1);
+  h.setPattern(0, HeightField{4, 4, std::vector<float>(16, 0.5f)});  // a constant pattern
+  h.update(c, s);
+  CHECK(h.coefficientUpdates() == 2);
+  s.depth *= 2;
+  h.update(c, s);
+  CHECK(h.coefficientUpdates() == 3);
+}
+
+TEST_CASE("hadap_wrinkles: an undeformed cloth has modulation 1 everywhere") {
+  const sim::Cloth c = flatCloth();
+  HadapWrinkles h;
+  h.update(c, HadapSettings{});
+  for (int p = 0; p < 2; ++p)
+    for (double f : h.triangleFactors(p)) CHECK(f == Approx(1.0).epsilon(1e-12));
+}
+
+TEST_CASE("hadap_wrinkles: compression along u favours the pattern that varies along u") {
+  // Hadap §4.1: the pattern oriented towards the deformation gets the smaller factor and wins. At
+  // small slopes the two factors differ by about a' - 1 on top of 1 + (area / int |grad f|^2)(a' - 1),
+  // a few per cent, so the transition zone (variance) must be narrower than that to select fully.
+  sim::Cloth c = flatCloth();
+  for (sim::Vec3& p : c.x) p.x *= 0.85;
+  HadapWrinkles h;
+  HadapSettings s;
+  s.scale = 1;
+  s.bias = 0;
+  s.pattern = PatternChoice::Both;
+  s.variance = 0.02f;
+  s.tiles = 4;   // 12 folds over 8 key cells
+  s.window = 1;  // each window spans about 4 folds
+  h.update(c, s);
+  double f0 = 0, f1 = 0;
+  for (std::size_t t = 0; t < c.triangles.size(); ++t) f0 += h.triangleFactors(0)[t], f1 += h.triangleFactors(1)[t];
+  CHECK(f0 > c.triangles.size());  // compressed: both above 1
+  CHECK(f1 > c.triangles.size());
+  CHECK(f0 < f1);
+  for (std::size_t t = 0; t < c.triangles.size(); ++t) CHECK(h.triangleFactors(0)[t] < h.triangleFactors(1)[t]);
+  const glm::vec2 a = meanAmplitude(h);
+  CHECK(a.x > 0.9f);
+  CHECK(a.y < 0.1f);
+  // and compression along v favours the other one.
+  sim::Cloth d = flatCloth();
+  for (sim::Vec3& p : d.x) p.y *= 0.85;
+  h.update(d, s);
+  const glm::vec2 b = meanAmplitude(h);
+  CHECK(b.y > 0.9f);
+  CHECK(b.x < 0.1f);
+}
+
+TEST_CASE("hadap_wrinkles: over whole pattern periods the factors differ by the theory's a' - 1") {
+  // At small slopes MF2 - MF1 = (a' - 1)(1 + O(slope^2)) for a pattern and its transpose, once the
+  // coefficients of every triangle are expressed in the same frame and summed over whole periods.
+  sim::Cloth c = flatCloth();
+  for (sim::Vec3& p : c.x) p.x *= 0.85;
+  HadapWrinkles h;
+  HadapSettings s;
+  s.tiles = 8;
+  s.window = 2;
+  h.update(c, s);
+  for (std::size_t t = 0; t < c.triangles.size(); ++t)
+    CHECK(h.triangleFactors(1)[t] - h.triangleFactors(0)[t] == Approx(1 / 0.85 - 1).epsilon(0.1));
+}
+
+TEST_CASE("hadap_wrinkles: a single pattern choice uses only that pattern") {
+  sim::Cloth c = flatCloth();
+  HadapWrinkles h;
+  HadapSettings s;
+  s.pattern = PatternChoice::VFolds;
+  h.update(c, s);
+  for (const glm::vec2& a : h.keyAmplitudes()) CHECK(a.x == 0.0f);
+}

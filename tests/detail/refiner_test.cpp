@@ -1,0 +1,179 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/detail/refiner.h"
+#include "cloth/sim/grid.h"
+#include "cloth/sim/scenes.h"
+
+using namespace cloth;
+using namespace cloth::detail;
+
+namespace {
+
+DetailSettings modeSettings(DetailMode mode, int r = 4) {
+  DetailSettings s;
+  s.mode = mode;
+  s.refine = r;
+  return s;
+}
+
+// A cloth bent smoothly out of its plane and squeezed along u, so that segments are compressed.
+sim::Cloth wavyCloth(double squeeze) {
+  sim::Cloth c = sim::buildGrid(sim::GridSpec::fromSpacing(7, 6, 0.1), 0.01);
+  for (int j = 0; j < c.nv; ++j)
+    for (int i = 0; i < c.nu; ++i) {
+      sim::Vec3& p = c.x[c.index(i, j)];
+      p.x *= squeeze;
+      p.z = 0.03 * std::sin(3.0 * i + 1.3 * j);
+    }
+  return c;
+}
+
+// A cloth mid-simulation: the flag after a second of wind.
+sim::Cloth flutteringFlag() {
+  sim::Simulation s = sim::instantiate(*sim::findScene("flag"));
+  while (s.time() < 1.0) s.step();
+  return s.cloth();
+}
+
+}  // namespace
+
+TEST_CASE("refiner: node counts and kinds match ((Nu-1)r+1) x ((Nv-1)r+1) and Kang Fig. 2") {
+  const sim::Cloth c = wavyCloth(1.0);
+  for (int r : {1, 2, 5, 8}) {
+    Refiner refiner;
+    SurfaceMesh m;
+    refiner.refine(c, modeSettings(DetailMode::Spline, r), m);
+    const int nu = (c.nu - 1) * r + 1, nv = (c.nv - 1) * r + 1;
+    REQUIRE(m.nu == nu);
+    REQUIRE(m.nv == nv);
+    CHECK(m.vertexCount() == std::size_t(nu * nv));
+    CHECK(m.triangleCount() == std::size_t(2 * (nu - 1) * (nv - 1)));
+    int keys = 0, frames = 0, internals = 0;
+    for (NodeRole role : m.roles) (role == NodeRole::Key ? keys : role == NodeRole::Frame ? frames : internals)++;
+    CHECK(keys == c.nu * c.nv);
+    CHECK(frames == c.nv * (c.nu - 1) * (r - 1) + c.nu * (c.nv - 1) * (r - 1));
+    CHECK(internals == (c.nu - 1) * (c.nv - 1) * (r - 1) * (r - 1));
+  }
+  // The flag's 10 x 10 key nodes at r = 5 (Kang renders his 100 key nodes as 2500 nodes).
+  Refiner refiner;
+  SurfaceMesh m;
+  refiner.refine(flutteringFlag(), modeSettings(DetailMode::Wrinkled, 5), m);
+  CHECK(m.vertexCount() == 46u * 46u);
+}
+
+TEST_CASE("refiner: the spline surface passes exactly through every key node") {
+  for (DetailMode mode : {DetailMode::Spline, DetailMode::Wrinkled}) {
+    for (const sim::Cloth& c : {wavyCloth(0.8), flutteringFlag()}) {
+      Refiner refiner;
+      SurfaceMesh m;
+      const int r = 5;
+      refiner.refine(c, modeSettings(mode, r), m);
+      for (int j = 0; j < c.nv; ++j)
+        for (int i = 0; i < c.nu; ++i) {
+          const glm::vec3 key(c.x[c.index(i, j)]);
+          CHECK(glm::length(m.positions[(j * r) * m.nu + i * r] - key) < 1e-5f);
+        }
+    }
+  }
+}
+
+TEST_CASE("refiner: refining u then v equals v then u") {
+  for (const sim::Cloth& c : {wavyCloth(0.8), flutteringFlag()}) {
+    Refiner a, b;
+    SurfaceMesh ma, mb;
+    a.refine(c, modeSettings(DetailMode::Spline, 6), ma, PassOrder::UThenV);
+    b.refine(c, modeSettings(DetailMode::Spline, 6), mb, PassOrder::VThenU);
+    float worst = 0;
+    for (std::size_t i = 0; i < ma.vertexCount(); ++i)
+      worst = std::max(worst, glm::length(ma.positions[i] - mb.positions[i]));
+    CHECK(worst < 1e-5f);
+  }
+}
+
+TEST_CASE("refiner: a flat cloth, unstretched or stretched, has no wrinkles") {
+  for (double stretch : {1.0, 1.05, 1.3}) {
+    sim::Cloth c = sim::buildGrid(sim::GridSpec::fromSpacing(8, 6, 0.07), 0.01);
+    for (sim::Vec3& p : c.x) p *= stretch;
+    Refiner a, b;
+    SurfaceMesh spline, wrinkled;
+    a.refine(c, modeSettings(DetailMode::Spline, 5), spline);
+    b.refine(c, modeSettings(DetailMode::Wrinkled, 5), wrinkled);
+    CHECK(spline.positions == wrinkled.positions);
+  }
+}
+
+TEST_CASE("refiner: compression wrinkles the surface, within the amplitude bound of eq. 14") {
+  const sim::Cloth c = wavyCloth(0.7);  // every u segment at 70 % of its rest length
+  Refiner a, b;
+  SurfaceMesh spline, wrinkled;
+  a.refine(c, modeSettings(DetailMode::Spline, 8), spline);
+  b.refine(c, modeSettings(DetailMode::Wrinkled, 8), wrinkled);
+  float largest = 0;
+  for (std::size_t i = 0; i < spline.vertexCount(); ++i)
+    largest = std::max(largest, glm::length(wrinkled.positions[i] - spline.positions[i]));
+  // Two passes, each adding at most A/2 = (l0 - d)/4 with l0 - d <= 0.3 l0 (a bent segment can be a
+  // little shorter than its straight projection suggests, so allow for the v pass too).
+  CHECK(largest > 0.001f);
+  CHECK(largest <= 2 * 0.25f * 0.1f * 0.35f);
+}
+
+TEST_CASE("refiner: normals are unit and face the same side as the triangles") {
+  for (DetailMode mode : {DetailMode::Key, DetailMode::Spline, DetailMode::Wrinkled, DetailMode::Hadap}) {
+    Refiner refiner;
+    SurfaceMesh m;
+    refiner.refine(flutteringFlag(), modeSettings(mode, 4), m);
+    for (const glm::vec3& n : m.normals) CHECK(glm::length(n) == Approx(1.0f).epsilon(1e-4));
+    int agree = 0;
+    for (std::size_t t = 0; t < m.triangleCount(); ++t) {
+      const auto* idx = &m.indices[3 * t];
+      const glm::vec3 face = glm::cross(m.positions[idx[1]] - m.positions[idx[0]], m.positions[idx[2]] - m.positions[idx[0]]);
+      agree += glm::dot(face, m.normals[idx[0]] + m.normals[idx[1]] + m.normals[idx[2]]) > 0 ? 1 : 0;
+    }
+    INFO(int(mode));
+    CHECK(agree >= static_cast<int>(0.98 * m.triangleCount()));  // a fold's crease may disagree locally
+  }
+}
+
+TEST_CASE("refiner: key mode renders the key mesh itself") {
+  const sim::Cloth c = flutteringFlag();
+  Refiner refiner;
+  SurfaceMesh m;
+  refiner.refine(c, modeSettings(DetailMode::Key, 7), m);
+  REQUIRE(m.vertexCount() == c.nodeCount());
+  for (std::size_t i = 0; i < c.nodeCount(); ++i) CHECK(m.positions[i] == glm::vec3(c.x[i]));
+  CHECK(m.indices.size() == 3 * c.triangles.size());
+}
+
+TEST_CASE("refiner: buffers are reused from frame to frame") {
+  sim::Simulation s = sim::instantiate(*sim::findScene("flag"));
+  Refiner refiner;
+  SurfaceMesh m;
+  const DetailSettings settings = modeSettings(DetailMode::Hadap, 6);
+  refiner.refine(s.cloth(), settings, m);
+  const auto* positions = m.positions.data();
+  const auto* indices = m.indices.data();
+  for (int i = 0; i < 20; ++i) {
+    s.step();
+    refiner.refine(s.cloth(), settings, m);
+  }
+  CHECK(m.positions.data() == positions);
+  CHECK(m.indices.data() == indices);
+}
+
+TEST_CASE("refiner: strain is negative where compressed and positive where stretched") {
+  sim::Cloth c = sim::buildGrid(sim::GridSpec::fromSpacing(6, 6, 0.1), 0.01);
+  for (int j = 0; j < c.nv; ++j)
+    for (int i = 0; i < c.nu; ++i) c.x[c.index(i, j)].x *= i < 3 ? 0.8 : 1.0;  // left part squeezed
+  Refiner refiner;
+  SurfaceMesh m;
+  refiner.refine(c, modeSettings(DetailMode::Spline, 3), m);
+  CHECK(m.strain[0] < -0.1f);
+  sim::Cloth stretched = sim::buildGrid(sim::GridSpec::fromSpacing(6, 6, 0.1), 0.01);
+  for (sim::Vec3& p : stretched.x) p *= 1.1;
+  refiner.refine(stretched, modeSettings(DetailMode::Spline, 3), m);
+  for (float s : m.strain) CHECK(s == Approx(0.21f).epsilon(1e-3));
+}

@@ -1,0 +1,80 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "cloth/detail/spline.h"
+
+using namespace cloth::detail;
+
+TEST_CASE("spline: Catmull-Rom weights sum to one and interpolate the segment's end points") {
+  for (int i = 0; i <= 20; ++i) {
+    const float t = i / 20.0f;
+    const auto w = catmullRomWeights(t);
+    CHECK(w[0] + w[1] + w[2] + w[3] == Approx(1.0f));
+  }
+  CHECK(catmullRomWeights(0)[1] == 1.0f);
+  CHECK(catmullRomWeights(1)[2] == 1.0f);
+  CHECK(catmullRomWeights(0)[0] == 0.0f);
+  CHECK(catmullRomWeights(1)[3] == 0.0f);
+}
+
+TEST_CASE("spline: mirrored end points extend the polyline linearly") {
+  const MirroredPoint before = mirroredPoint(-1, 5);
+  CHECK(before.a == 0);
+  CHECK(before.b == 1);
+  CHECK(before.wa == 2.0f);
+  CHECK(before.wb == -1.0f);
+  const MirroredPoint after = mirroredPoint(5, 5);
+  CHECK(after.a == 4);
+  CHECK(after.b == 3);
+  CHECK(mirroredPoint(2, 5).a == 2);
+  CHECK(mirroredPoint(2, 5).wb == 0.0f);
+}
+
+TEST_CASE("spline: no wrinkle unless the segment is compressed") {
+  for (float t : {0.1f, 0.37f, 0.5f, 0.9f}) {
+    CHECK(wrinkleOffset(t, 1.0f, 1.0f, 80) == 0);
+    CHECK(wrinkleOffset(t, 1.0f, 1.3f, 80) == 0);
+    CHECK(wrinkleOffset(t, 1.0f, 1.0f - 1e-7f, 80) == 0);  // rounding noise is not compression
+  }
+  CHECK(wrinkleOffset(0.0f, 1.0f, 0.5f, 80) == 0);  // w(0) = w(1) = 0: the curve keeps its end points
+  CHECK(wrinkleOffset(1.0f, 1.0f, 0.5f, 80) == Approx(0.0f).margin(1e-7));
+}
+
+TEST_CASE("spline: a compressed segment's offset stays within A/2 and grows with l0 - |P1P2|") {
+  const float l0 = 0.05f, c = 80;
+  float previousPeak = 0;
+  for (float distance : {0.048f, 0.045f, 0.04f, 0.035f, 0.03f}) {
+    const float amplitude = (l0 - distance) / 2;
+    float peak = 0;
+    for (int i = 0; i <= 1000; ++i) {
+      const float offset = wrinkleOffset(i / 1000.0f, l0, distance, c);
+      CHECK(std::abs(offset) <= amplitude / 2 + 1e-9f);
+      peak = std::max(peak, std::abs(offset));
+    }
+    INFO("distance " << distance << " peak " << peak);
+    CHECK(peak > previousPeak);
+    previousPeak = peak;
+  }
+}
+
+TEST_CASE("spline: the number of wrinkles per segment grows with c") {
+  auto signChanges = [](float c) {
+    int changes = 0;
+    float previous = 0;
+    for (int i = 1; i < 2000; ++i) {
+      const float offset = wrinkleOffset(i / 2000.0f, 1.0f, 0.7f, c);
+      if (previous != 0 && (offset > 0) != (previous > 0)) ++changes;
+      previous = offset;
+    }
+    return changes;
+  };
+  int previous = -1;
+  for (float c : {10.0f, 40.0f, 100.0f, 200.0f, 400.0f}) {
+    const int n = signChanges(c);
+    INFO("c = " << c << ": " << n << " sign changes");
+    CHECK(n > previous);
+    CHECK(n == static_cast<int>(std::floor(c * 0.3f / 3.14159265f)));  // zeros of sin(f t), f = 0.3 c
+    previous = n;
+  }
+}
