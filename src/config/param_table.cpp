@@ -1,6 +1,7 @@
 #include <array>
 
 #include "cloth/config/param_table.h"
+#include "cloth/detail/names.h"
 #include "cloth/sim/names.h"
 
 namespace cloth::config {
@@ -13,6 +14,7 @@ using sim::WindModel;
 #define CLOTH_REAL(expr) RealField([](Settings& s) -> double& { return s.expr; })
 #define CLOTH_INT(expr) IntField([](Settings& s) -> int& { return s.expr; })
 #define CLOTH_BOOL(expr) BoolField([](Settings& s) -> bool& { return s.expr; })
+#define CLOTH_FLOAT(expr) FloatField([](Settings& s) -> float& { return s.expr; })
 #define CLOTH_VEC3(expr) Vec3Field([](Settings& s) -> sim::Vec3& { return s.expr; })
 
 const ChoiceField kIntegratorChoice{
@@ -32,6 +34,14 @@ const ChoiceField kSceneChoice{
       return 0;
     },
     [](Settings& s, int i) { s.scene = *sim::findScene(sim::sceneNames()[static_cast<std::size_t>(i)]); }};
+
+const ChoiceField kDetailChoice{
+    detail::detailModeNames, [](const Settings& s) { return static_cast<int>(s.detail.mode); },
+    [](Settings& s, int i) { s.detail.mode = static_cast<detail::DetailMode>(i); }};
+
+const ChoiceField kPatternChoice{
+    detail::patternChoiceNames, [](const Settings& s) { return static_cast<int>(s.detail.hadap.pattern); },
+    [](Settings& s, int i) { s.detail.hadap.pattern = static_cast<detail::PatternChoice>(i); }};
 
 const std::array kTable = {
     ParamSpec{"scene", "-", ParamGroup::Scene, "scene to simulate (resets every other parameter)", kSceneChoice,
@@ -89,12 +99,39 @@ const std::array kTable = {
               CLOTH_REAL(scene.params.collision.friction), 0, 2},
     ParamSpec{"handle_speed", "m/s", ParamGroup::Collision, "fastest a dragged node may move",
               CLOTH_REAL(scene.params.maxHandleSpeed), 0.01, 100},
+    ParamSpec{"detail", "-", ParamGroup::Detail, "render surface: key mesh, spline, wrinkled spline or Hadap",
+              kDetailChoice, 0, 0},
+    ParamSpec{"refine", "-", ParamGroup::Detail, "refinement factor r: parts per key segment",
+              CLOTH_INT(detail.refine), 1, 32},
+    ParamSpec{"c", "rad", ParamGroup::Detail, "wrinkle frequency of the wrinkled spline (Kang eq. 14)",
+              CLOTH_FLOAT(detail.wrinkleFrequency), 0, 1000},
+    ParamSpec{"pattern", "-", ParamGroup::Detail, "Hadap wrinkle patterns: u-folds, v-folds or both",
+              kPatternChoice, 0, 0},
+    ParamSpec{"wrinkle_scale", "-", ParamGroup::Detail, "Hadap modulation m = clamp(bias + scale h, 0, clip)",
+              CLOTH_FLOAT(detail.hadap.scale), -100, 100},
+    ParamSpec{"wrinkle_bias", "-", ParamGroup::Detail, "Hadap modulation bias",
+              CLOTH_FLOAT(detail.hadap.bias), -100, 100},
+    ParamSpec{"wrinkle_clip", "-", ParamGroup::Detail, "largest Hadap modulation",
+              CLOTH_FLOAT(detail.hadap.clip), 0, 100},
+    ParamSpec{"wrinkle_variance", "-", ParamGroup::Detail, "width of the multi-fold transition zone",
+              CLOTH_FLOAT(detail.hadap.variance), 0, 1},
+    ParamSpec{"wrinkle_power", "-", ParamGroup::Detail, "sharpness of the multi-fold transition",
+              CLOTH_FLOAT(detail.hadap.power), 0.1, 64},
+    ParamSpec{"wrinkle_depth", "-", ParamGroup::Detail, "pattern height as a fraction of the key spacing",
+              CLOTH_FLOAT(detail.hadap.depth), 0, 2},
+    ParamSpec{"pattern_tiles", "-", ParamGroup::Detail, "pattern repeats across the cloth",
+              CLOTH_FLOAT(detail.hadap.tiles), 0.1, 64},
+    ParamSpec{"wrinkle_window", "cells", ParamGroup::Detail, "key cells around a triangle its coefficients cover",
+              CLOTH_INT(detail.hadap.window), 0, 8},
+    ParamSpec{"wrinkle_displace", "-", ParamGroup::Detail, "displace vertices (1) or leave it to bump shading (0)",
+              CLOTH_BOOL(detail.hadap.displace), 0, 1},
 };
 
 #undef CLOTH_REAL
 #undef CLOTH_INT
 #undef CLOTH_BOOL
 #undef CLOTH_VEC3
+#undef CLOTH_FLOAT
 
 char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 

@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "cloth/config/param_table.h"
@@ -17,11 +16,17 @@ struct Overloaded : Fs... {
 template <class... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
-std::string formatReal(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
+// Shortest text that reads back as the same value; plain decimals while they stay short.
+template <class T>
+std::string formatShortest(T v) {
+  char buf[64];
+  const auto fixed = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+  if (fixed.ec == std::errc() && fixed.ptr - buf <= 10) return std::string(buf, fixed.ptr);
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
 }
+
+std::string formatReal(double v) { return formatShortest(v); }
 
 std::string formatVec3(const sim::Vec3& v) {
   return formatReal(v.x) + "," + formatReal(v.y) + "," + formatReal(v.z);
@@ -58,7 +63,8 @@ Status typeMismatch(const ParamSpec& p, std::string_view expected) {
 }
 
 std::string_view expectedForm(const ParamField& field) {
-  return std::visit(Overloaded{[](RealField) { return "a number"; }, [](IntField) { return "an integer"; },
+  return std::visit(Overloaded{[](RealField) { return "a number"; }, [](FloatField) { return "a number"; },
+                               [](IntField) { return "an integer"; },
                                [](BoolField) { return "0 or 1"; }, [](Vec3Field) { return "x,y,z"; },
                                [](const ChoiceField&) { return "one of its option names"; },
                                [](GridField) { return "NUxNV"; }},
@@ -74,17 +80,20 @@ std::string optionList(const ChoiceField& c) {
   return list;
 }
 
-// Parses text into the value type of the parameter's field; nullopt-like failure via Status.
+Status parseReal(const ParamSpec& p, std::string_view t, ParamValue& out) {
+  double v;
+  if (!parseNumber(t, v)) return typeMismatch(p, "a number, got '" + std::string(t) + "'");
+  out = v;
+  return Status::success();
+}
+
+// Parses text into the value type of the parameter's field.
 Status parseValue(const ParamSpec& p, std::string_view text, ParamValue& out) {
   const std::string_view t = trim(text);
   return std::visit(
       Overloaded{
-          [&](RealField) {
-            double v;
-            if (!parseNumber(t, v)) return typeMismatch(p, "a number, got '" + std::string(t) + "'");
-            out = v;
-            return Status::success();
-          },
+          [&](RealField) { return parseReal(p, t, out); },
+          [&](FloatField) { return parseReal(p, t, out); },
           [&](IntField) {
             int v;
             if (!parseNumber(t, v)) return typeMismatch(p, "an integer, got '" + std::string(t) + "'");
@@ -129,11 +138,24 @@ Status parseValue(const ParamSpec& p, std::string_view text, ParamValue& out) {
       p.field);
 }
 
+// Validates a number (int values are accepted for real parameters) and hands it to `write`.
+template <class Write>
+Status setReal(const ParamSpec& p, const ParamValue& value, Write&& write) {
+  const double* v = std::get_if<double>(&value);
+  const int* i = std::get_if<int>(&value);
+  if (!v && !i) return typeMismatch(p, expectedForm(p.field));
+  const double d = v ? *v : *i;
+  if (Status st = checkReal(p, d); !st) return st;
+  write(d);
+  return Status::success();
+}
+
 }  // namespace
 
-ParamValue getParam(const Settings& constSettings, const ParamSpec& p) {
+ParamValue getParam(const Settings& constSettings, const ParamSpec& p) {  // floats are widened to double
   auto& s = const_cast<Settings&>(constSettings);  // accessors are shared by readers and writers
   return std::visit(Overloaded{[&](RealField f) -> ParamValue { return f(s); },
+                               [&](FloatField f) -> ParamValue { return static_cast<double>(f(s)); },
                                [&](IntField f) -> ParamValue { return f(s); },
                                [&](BoolField f) -> ParamValue { return f(s); },
                                [&](Vec3Field f) -> ParamValue { return f(s); },
@@ -147,6 +169,7 @@ ParamValue getParam(const Settings& constSettings, const ParamSpec& p) {
 }
 
 std::string formatParam(const Settings& s, const ParamSpec& p) {
+  if (const auto* f = std::get_if<FloatField>(&p.field)) return formatShortest((*f)(const_cast<Settings&>(s)));
   const ParamValue v = getParam(s, p);
   return std::visit(Overloaded{[](double d) { return formatReal(d); }, [](int i) { return std::to_string(i); },
                                [](bool b) { return std::string(b ? "1" : "0"); },
@@ -168,15 +191,8 @@ std::string formatRange(const ParamSpec& p) {
 Status setParam(Settings& s, const ParamSpec& p, const ParamValue& value) {
   return std::visit(
       Overloaded{
-          [&](RealField f) {
-            const double* v = std::get_if<double>(&value);
-            const int* i = std::get_if<int>(&value);
-            if (!v && !i) return typeMismatch(p, expectedForm(p.field));
-            const double d = v ? *v : *i;
-            if (Status st = checkReal(p, d); !st) return st;
-            f(s) = d;
-            return Status::success();
-          },
+          [&](RealField f) { return setReal(p, value, [&](double d) { f(s) = d; }); },
+          [&](FloatField f) { return setReal(p, value, [&](double d) { f(s) = static_cast<float>(d); }); },
           [&](IntField f) {
             const int* i = std::get_if<int>(&value);
             if (!i) return typeMismatch(p, expectedForm(p.field));

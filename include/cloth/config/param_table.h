@@ -21,6 +21,7 @@ struct GridSize {
 };
 
 using RealField = double& (*)(Settings&);
+using FloatField = float& (*)(Settings&);
 using IntField = int& (*)(Settings&);
 using BoolField = bool& (*)(Settings&);
 using Vec3Field = sim::Vec3& (*)(Settings&);
@@ -32,7 +33,7 @@ struct ChoiceField {
 };
 struct GridField {};
 
-using ParamField = std::variant<RealField, IntField, BoolField, Vec3Field, ChoiceField, GridField>;
+using ParamField = std::variant<RealField, FloatField, IntField, BoolField, Vec3Field, ChoiceField, GridField>;
 using ParamValue = std::variant<double, int, bool, sim::Vec3, std::string, GridSize>;
 
 /// Where a parameter is shown in the viewer.

@@ -5,12 +5,14 @@
 #include <optional>
 #include <string_view>
 
+#include "cloth/detail/detail_settings.h"
 #include "cloth/sim/scenes.h"
 
 namespace cloth::config {
 
 struct Settings {
-  sim::Scene scene;  ///< cloth shape, physics parameters, obstacles, pins
+  sim::Scene scene;                ///< cloth shape, physics parameters, obstacles, pins
+  detail::DetailSettings detail;   ///< how the render surface is built from the key nodes
 };
 
 /// The settings of a named scene, or nullopt for an unknown name.
