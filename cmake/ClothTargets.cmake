@@ -19,8 +19,14 @@ function(cloth_target_defaults target)
 endfunction()
 
 # Walks the link closure of a target and stops the configure step if it reaches GL, GLFW,
-# ImGui, epoxy or stb. The simulation and detail cores must stay headless.
+# ImGui, epoxy or an image codec. The simulation and detail cores must stay headless.
+# cloth_forbid_graphics(target [ALLOW_IMAGE_CODEC]) lets file I/O use stb.
 function(cloth_forbid_graphics target)
+  cmake_parse_arguments(ARG "ALLOW_IMAGE_CODEC" "" "" ${ARGN})
+  set(forbidden "gl|opengl|glfw|glfw3|imgui|epoxy|egl|glx|x11")
+  if(NOT ARG_ALLOW_IMAGE_CODEC)
+    string(APPEND forbidden "|stb")
+  endif()
   set(pending ${target})
   set(seen "")
   while(pending)
@@ -30,7 +36,7 @@ function(cloth_forbid_graphics target)
     endif()
     list(APPEND seen ${current})
     string(TOLOWER "${current}" lower)
-    if(lower MATCHES "(^|[^a-z])(gl|opengl|glfw|glfw3|imgui|epoxy|stb|egl|glx|x11)($|[^a-z])")
+    if(lower MATCHES "(^|[^a-z])(${forbidden})($|[^a-z])")
       message(FATAL_ERROR "${target} must not depend on graphics library '${current}'")
     endif()
     if(TARGET ${current})
