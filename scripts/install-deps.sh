@@ -6,8 +6,10 @@ set -euo pipefail
 packages=(
   # toolchain
   cmake g++ ninja-build pkg-config
-  # core, command line and tests
-  libglm-dev catch2 libcli11-dev nlohmann-json3-dev
+  # core, command line, files and tests
+  libglm-dev catch2 libcli11-dev nlohmann-json3-dev libstb-dev
+  # end-to-end tests: OBJ frames must import into the Open Asset Import Library
+  assimp-utils
 )
 
 missing=()

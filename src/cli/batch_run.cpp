@@ -7,10 +7,11 @@
 #include <string>
 
 #include "cloth/config/param_table.h"
+#include "cloth/detail/names.h"
+#include "cloth/detail/refiner.h"
 #include "cloth/io/obj_writer.h"
 #include "cloth/sim/names.h"
 #include "cloth/sim/stats.h"
-#include "cloth/sim/wind.h"
 #include "run_stats.h"
 
 namespace cloth::cli {
@@ -36,10 +37,10 @@ void listScenes(std::ostream& out) {
 
 void listParams(const config::Settings& s, std::ostream& out) {
   char line[512];
-  std::snprintf(line, sizeof line, "%-15s %-7s %-22s %-34s %s\n", "NAME", "UNIT", "VALUE", "RANGE", "DESCRIPTION");
+  std::snprintf(line, sizeof line, "%-17s %-7s %-22s %-34s %s\n", "NAME", "UNIT", "VALUE", "RANGE", "DESCRIPTION");
   out << line;
   for (const config::ParamSpec& p : config::paramTable()) {
-    std::snprintf(line, sizeof line, "%-15s %-7s %-22s %-34s %s\n", std::string(p.name).c_str(),
+    std::snprintf(line, sizeof line, "%-17s %-7s %-22s %-34s %s\n", std::string(p.name).c_str(),
                   std::string(p.unit).c_str(), config::formatParam(s, p).c_str(), config::formatRange(p).c_str(),
                   std::string(p.help).c_str());
     out << line;
@@ -50,8 +51,13 @@ void listParams(const config::Settings& s, std::ostream& out) {
 config::Settings buildSettings(const CliOptions& o) {
   std::optional<config::Settings> s = config::settingsForScene(o.scene);
   if (!s) throw BadInput{"unknown scene '" + o.scene + "' (see --list-scenes)"};
-  if (o.integrator)
-    if (auto st = config::setParamFromText(*s, "integrator", *o.integrator); !st) throw BadInput{st.message()};
+  auto set = [&](const char* name, const std::optional<std::string>& value) {
+    if (!value) return;
+    if (auto st = config::setParamFromText(*s, name, *value); !st) throw BadInput{st.message()};
+  };
+  set("integrator", o.integrator);
+  set("detail", o.detail);
+  set("refine", o.refine);
   for (const std::string& a : o.assignments)
     if (auto st = config::applyAssignment(*s, a); !st) throw BadInput{st.message()};
   return *s;
@@ -73,38 +79,25 @@ fs::path framePath(const fs::path& dir, long long frame) {
   return dir / name;
 }
 
-// Exports the key mesh of the cloth: positions, uvs, normals, triangles.
+// Exports the render surface of the chosen detail mode: positions, uvs, normals, triangles.
 class FrameExporter {
  public:
-  FrameExporter(fs::path dir, bool force) : dir_(std::move(dir)), force_(force) {}
+  FrameExporter(fs::path dir, bool force, detail::DetailSettings detail)
+      : dir_(std::move(dir)), force_(force), detail_(detail) {}
 
   config::Status write(const sim::Cloth& c, long long frame, double time) {
-    const std::size_t n = c.nodeCount();
-    normals_.resize(n);
-    sim::computeNodeNormals(c.x, c.triangles, normals_);
-    positions_.resize(n);
-    normalsF_.resize(n);
-    uvs_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      positions_[i] = glm::vec3(c.x[i]);
-      normalsF_[i] = glm::vec3(normals_[i]);
-      uvs_[i] = glm::vec2(c.uv[i]);
-    }
-    indices_.clear();
-    for (const sim::Triangle& t : c.triangles)
-      for (sim::NodeIndex v : t.v) indices_.push_back(static_cast<std::uint32_t>(v));
-    const io::ObjMesh mesh{positions_, uvs_, normalsF_, indices_};
-    return io::writeObj(framePath(dir_, frame), mesh, force_ ? io::Overwrite::Allowed : io::Overwrite::Never,
-                        "t = " + std::to_string(time) + " s");
+    refiner_.refine(c, detail_, mesh_);
+    const io::ObjMesh obj{mesh_.positions, mesh_.uvs, mesh_.normals, mesh_.indices};
+    return io::writeObj(framePath(dir_, frame), obj, force_ ? io::Overwrite::Allowed : io::Overwrite::Never,
+                        "t = " + std::to_string(time) + " s, detail " + std::string(detail::name(detail_.mode)));
   }
 
  private:
   fs::path dir_;
   bool force_;
-  std::vector<sim::Vec3> normals_;
-  std::vector<glm::vec3> positions_, normalsF_;
-  std::vector<glm::vec2> uvs_;
-  std::vector<std::uint32_t> indices_;
+  detail::DetailSettings detail_;
+  detail::Refiner refiner_;
+  detail::SurfaceMesh mesh_;
 };
 
 // Refuses up front to replace any file the run would write, unless --force.
@@ -139,7 +132,7 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
   }();
 
   std::optional<FrameExporter> exporter;
-  if (o.exportDir) exporter.emplace(*o.exportDir, o.force);
+  if (o.exportDir) exporter.emplace(*o.exportDir, o.force, settings.detail);
   RunStats run{settings.scene.name, std::string(sim::name(settings.scene.params.solver.integrator)), steps, h};
   const auto start = Clock::now();
   for (long long i = 0; i <= steps; ++i) {

@@ -12,6 +12,8 @@ void addOptions(CLI::App& app, CliOptions& o, bool& listScenes, bool& listParams
   app.add_option("--seconds", o.seconds, "Simulated seconds to run (default 3)");
   app.add_option("--steps", o.steps, "Number of steps of length h to run instead of --seconds");
   app.add_option("--integrator", o.integrator, "approx-implicit | explicit | implicit-cg");
+  app.add_option("--detail", o.detail, "Surface of exported frames: key | spline | wrinkled | hadap");
+  app.add_option("--refine", o.refine, "Refinement factor r of exported frames (parts per key segment)");
   app.add_option("--set", o.assignments, "NAME=VALUE parameter, repeatable (see --list-params)")
       ->take_all()
       ->allow_extra_args(false);

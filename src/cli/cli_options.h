@@ -17,6 +17,8 @@ struct CliOptions {
   std::optional<double> seconds;            ///< simulated time to run (s)
   std::optional<long long> steps;           ///< or a number of steps
   std::optional<std::string> integrator;
+  std::optional<std::string> detail;        ///< render surface of exported frames
+  std::optional<std::string> refine;        ///< refinement factor r
   std::vector<std::string> assignments;     ///< NAME=VALUE, applied in order
   std::optional<std::filesystem::path> exportDir;
   int every = 0;                            ///< export every K steps; 0 = one frame per 1/30 s

@@ -39,5 +39,21 @@ expect_exit 2 "exists" --scene flag --steps 5 --stats "$work/stats.json"
 [ "$(md5sum "$work/stats.json")" = "$before" ] || fail "stats file was modified"
 "$clothsim" --scene flag --steps 5 --stats "$work/stats.json" --force || fail "--force run failed"
 
+# Every detail mode's frames import into the Open Asset Import Library with the expected counts:
+# a 10 x 10 key grid at r = 4 has 37 x 37 vertices and 2 x 36 x 36 triangles (key mode: 100 and 162).
+if command -v assimp >/dev/null; then
+  for mode in key spline wrinkled hadap; do
+    "$clothsim" --scene flag --steps 300 --every 300 --detail "$mode" --refine 4 --export-obj "$work/$mode" \
+      || fail "export of $mode failed"
+    info=$(assimp info "$work/$mode/frame_000001.obj" 2>&1)
+    want_v=1369 want_f=2592
+    [ "$mode" = key ] && want_v=100 want_f=162
+    grep -qE "^Vertices: +$want_v$" <<<"$info" || fail "$mode: assimp does not see $want_v vertices"
+    grep -qE "^Faces: +$want_f$" <<<"$info" || fail "$mode: assimp does not see $want_f faces"
+  done
+else
+  fail "assimp (assimp-utils) is not installed; scripts/install-deps.sh installs it"
+fi
+
 [ "$failures" = 0 ] && echo "all clothsim end-to-end checks passed"
 exit "$failures"

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -105,6 +106,24 @@ TEST_CASE("clothsim: exported OBJ frames are numbered and never overwritten with
   const Result forced = run({"--scene", "hang-vertical", "--steps", "20", "--every", "10", "--export-obj",
                              d.string(), "--force"});
   CHECK(forced.code == 0);
+  fs::remove_all(d);
+}
+
+TEST_CASE("clothsim: --detail and --refine choose the exported surface") {
+  const fs::path d = freshDir("detail");
+  REQUIRE(run({"--scene", "flag", "--steps", "10", "--every", "10", "--detail", "wrinkled", "--refine", "3",
+               "--export-obj", d.string()}).code == 0);
+  std::ifstream obj(d / "frame_000001.obj");
+  std::string line;
+  int vertices = 0, faces = 0;
+  while (std::getline(obj, line)) {
+    vertices += line.rfind("v ", 0) == 0;
+    faces += line.rfind("f ", 0) == 0;
+  }
+  CHECK(vertices == 28 * 28);
+  CHECK(faces == 2 * 27 * 27);
+  CHECK(run({"--detail", "bumpy"}).code == 2);
+  CHECK(run({"--refine", "0"}).code == 2);
   fs::remove_all(d);
 }
 
