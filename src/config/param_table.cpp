@@ -65,6 +65,8 @@ const std::array kTable = {
               CLOTH_REAL(scene.params.material.kShear), 0, 1e5},
     ParamSpec{"k_bend", "N/m", ParamGroup::Material, "bending spring stiffness",
               CLOTH_REAL(scene.params.material.kBending), 0, 1e5},
+    ParamSpec{"compression", "-", ParamGroup::Material, "stiffness factor of compressed springs (cloth buckles)",
+              CLOTH_REAL(scene.params.material.compression), 0.01, 1},
     ParamSpec{"mass", "kg", ParamGroup::Material, "mass per key node",
               CLOTH_REAL(scene.params.material.massPerNode), 1e-5, 10},
     ParamSpec{"damping", "N s/m", ParamGroup::Material, "global air damping per node (F = -c v)",

@@ -6,18 +6,20 @@
 
 namespace cloth::sim {
 
-Vec3 springForce(const Vec3& xa, const Vec3& xb, Real rest, Real k) {
+Vec3 springForce(const Vec3& xa, const Vec3& xb, Real rest, Real k, Real compression) {
   const Vec3 d = xb - xa;
   if (rest == 0) return k * d;
   const Real len = glm::length(d);
   if (len <= 1e-12 * rest) return Vec3(0);
-  return (k * (len - rest) / len) * d;
+  const Real stiffness = len < rest ? k * compression : k;
+  return (stiffness * (len - rest) / len) * d;
 }
 
-void addSpringForces(std::span<const Vec3> x, std::span<const Spring> springs, Real k, std::span<Vec3> f) {
+void addSpringForces(std::span<const Vec3> x, std::span<const Spring> springs, Real k, Real compression,
+                     std::span<Vec3> f) {
   if (k == 0) return;
   for (const Spring& s : springs) {
-    const Vec3 fa = springForce(x[s.a], x[s.b], s.rest, k);
+    const Vec3 fa = springForce(x[s.a], x[s.b], s.rest, k, compression);
     f[s.a] += fa;
     f[s.b] -= fa;
   }
@@ -30,7 +32,7 @@ std::span<const Spring> familySprings(const Cloth& cloth, SpringFamily family) {
 
 void addSpringForces(const Cloth& cloth, const Stiffness& k, std::span<Vec3> f) {
   for (SpringFamily fam : {SpringFamily::Structural, SpringFamily::Shear, SpringFamily::Bending})
-    addSpringForces(cloth.x, familySprings(cloth, fam), k.of(fam), f);
+    addSpringForces(cloth.x, familySprings(cloth, fam), k.of(fam), k.compression, f);
 }
 
 void addGravity(std::span<const Real> mass, const Vec3& g, std::span<Vec3> f) {

@@ -26,7 +26,8 @@ void assembleBlocks(const Cloth& cloth, const Stiffness& k, std::vector<glm::dma
     const Real kf = k.of(fam);
     for (std::size_t s = r.begin; s < r.end; ++s) {
       const Spring& sp = cloth.springs[s];
-      blocks[s] = springStiffnessBlock(cloth.x[sp.a], cloth.x[sp.b], sp.rest, kf);
+      const bool compressed = glm::length(cloth.x[sp.b] - cloth.x[sp.a]) < sp.rest;
+      blocks[s] = springStiffnessBlock(cloth.x[sp.a], cloth.x[sp.b], sp.rest, compressed ? kf * k.compression : kf);
     }
   }
 }

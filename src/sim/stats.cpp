@@ -22,7 +22,7 @@ Real springEnergy(const Cloth& cloth, const Stiffness& k) {
     const Real kf = k.of(fam);
     for (const Spring& s : familySprings(cloth, fam)) {
       const Real stretch = glm::length(cloth.x[s.b] - cloth.x[s.a]) - s.rest;
-      e += 0.5 * kf * stretch * stretch;
+      e += 0.5 * (stretch < 0 ? kf * k.compression : kf) * stretch * stretch;
     }
   }
   return e;

@@ -18,6 +18,6 @@ void computeTotalForce(const Cloth& cloth, const SimParams& params, Real t, std:
   addWindForces(wind, windVelocityAt(wind, t), cloth.v, normals, force);
 }
 
-Stiffness stiffnessOf(const MaterialSettings& m) { return {m.kStructural, m.kShear, m.kBending}; }
+Stiffness stiffnessOf(const MaterialSettings& m) { return {m.kStructural, m.kShear, m.kBending, m.compression}; }
 
 }  // namespace cloth::sim

@@ -52,3 +52,14 @@ TEST_CASE("forces: gravity is m g and air damping opposes velocity") {
   CHECK(f[0].x == Approx(-0.1));
   CHECK(f[1].y == Approx(-19.62 + 0.2));
 }
+
+TEST_CASE("forces: compressed springs push with the compression factor, stretched ones pull fully") {
+  CHECK(springForce(Vec3(0), Vec3(0.9, 0, 0), 1.0, 100, 0.1).x == Approx(-1.0));
+  CHECK(springForce(Vec3(0), Vec3(1.1, 0, 0), 1.0, 100, 0.1).x == Approx(10.0));
+  Cloth c = buildGrid(GridSpec::fromSpacing(4, 4, 0.1), 0.01);
+  for (Vec3& p : c.x) p *= 0.9;  // everything compressed by 10 %
+  std::vector<Vec3> soft(c.nodeCount(), Vec3(0)), hard(c.nodeCount(), Vec3(0));
+  addSpringForces(c, Stiffness{100, 50, 10, 0.25}, soft);
+  addSpringForces(c, Stiffness{100, 50, 10, 1.0}, hard);
+  for (std::size_t i = 0; i < c.nodeCount(); ++i) CHECK(glm::length(soft[i] - 0.25 * hard[i]) < 1e-12);
+}

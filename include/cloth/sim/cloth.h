@@ -60,11 +60,14 @@ struct Cloth {
   bool isFree(NodeIndex n) const { return kind[static_cast<std::size_t>(n)] == NodeKind::Free; }
 };
 
-/// Per-family spring stiffness (N/m).
+/// Per-family spring stiffness (N/m). A spring shorter than its rest length pulls with
+/// `compression` times its stiffness: cloth buckles rather than shrinks, and a coarse mesh shows
+/// that buckling as compressed springs (Hadap §2) that the wrinkle methods turn into folds.
 struct Stiffness {
   Real structural = 0;
   Real shear = 0;
   Real bending = 0;
+  Real compression = 1;  ///< factor on k for compressed springs, in (0, 1]
   Real of(SpringFamily f) const;
 };
 

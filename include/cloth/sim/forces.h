@@ -7,12 +7,14 @@
 
 namespace cloth::sim {
 
-/// Hooke force on end a of a spring from xa to xb with rest length `rest` (m), stiffness k (N/m).
-/// The force on b is the negation. A zero-length spring with positive rest length exerts no force.
-Vec3 springForce(const Vec3& xa, const Vec3& xb, Real rest, Real k);
+/// Hooke force on end a of a spring from xa to xb with rest length `rest` (m), stiffness k (N/m),
+/// or k * compression while it is shorter than its rest length. The force on b is the negation. A
+/// zero-length spring with positive rest length exerts no force.
+Vec3 springForce(const Vec3& xa, const Vec3& xb, Real rest, Real k, Real compression = 1);
 
 /// Adds the forces of `springs`, all of stiffness k (N/m), at positions x.
-void addSpringForces(std::span<const Vec3> x, std::span<const Spring> springs, Real k, std::span<Vec3> f);
+void addSpringForces(std::span<const Vec3> x, std::span<const Spring> springs, Real k, Real compression,
+                     std::span<Vec3> f);
 
 /// Adds the forces of every spring family of the cloth at its current positions.
 void addSpringForces(const Cloth& cloth, const Stiffness& k, std::span<Vec3> f);

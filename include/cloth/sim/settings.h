@@ -32,6 +32,7 @@ struct MaterialSettings {
   Real kStructural = 400;    // N/m
   Real kShear = 100;         // N/m
   Real kBending = 10;        // N/m
+  Real compression = 1.0;    // stiffness factor of compressed springs (1 = as stretched; cloth buckles: < 1)
   Real massPerNode = 0.004;  // kg
   Real airDamping = 0.0;     // global air damping c_air (N s/m per node): F = -c_air v
   Real tau = 0.1;            // Provot critical deformation rate (dimensionless, 0.1 = 10 %)
