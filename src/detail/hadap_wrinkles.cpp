@@ -176,7 +176,7 @@ void HadapWrinkles::update(const sim::Cloth& cloth, const HadapSettings& setting
 
 glm::vec2 HadapWrinkles::patternsAt(glm::vec2 uv, float tiles) const {
   const glm::vec2 p = uv * tiles;
-  return {patterns_[0].height(p) - 0.5f, patterns_[1].height(p) - 0.5f};
+  return {patterns_[0].height(p), patterns_[1].height(p)};
 }
 
 }  // namespace cloth::detail

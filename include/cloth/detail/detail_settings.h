@@ -22,9 +22,9 @@ enum class PatternChoice {
 
 struct HadapSettings {
   PatternChoice pattern = PatternChoice::Both;
-  float scale = 4.0f;      // modulation m = clamp(bias + scale * h, 0, clip) (dimensionless)
-  float bias = -3.5f;      // (dimensionless)
-  float clip = 3.0f;       // largest modulation (dimensionless)
+  float scale = 1.0f;      // modulation m = clamp(bias + scale * h, 0, clip) (dimensionless)
+  float bias = -1.0f;      // default m = h - 1: no wrinkles at rest, more the more compressed
+  float clip = 1.5f;       // largest modulation (dimensionless)
   float variance = 0.02f;  // half-width of the multi-fold transition zone, relative to the mean factor
   float power = 4.0f;      // sharpness of the multi-fold transition (large = hard switch)
   float depth = 0.2f;      // pattern height range as a fraction of the mean key edge length

@@ -44,7 +44,7 @@ class HadapWrinkles {
   std::span<const WrinkleCoefficients> coefficients(int slot) const { return coefficients_[slot]; }
   /// Height range of a pattern in metres (depth setting x mean rest key edge).
   float depthMeters() const { return depthMeters_; }
-  /// Centred heights (p1 - 0.5, p2 - 0.5) of the two patterns at texture coordinate uv of the cloth.
+  /// Heights (p1, p2) in [0, 1] of the two patterns at texture coordinate uv of the cloth.
   glm::vec2 patternsAt(glm::vec2 uv, float tiles) const;
   /// How many times coefficients have been computed (each costs a quadrature over every triangle).
   int coefficientUpdates() const { return coefficientUpdates_; }

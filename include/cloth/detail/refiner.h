@@ -30,6 +30,7 @@ class Refiner {
 
   /// Hadap state (coefficients, modulation), for inspection and pattern changes.
   HadapWrinkles& hadap() { return hadap_; }
+  const HadapWrinkles& hadap() const { return hadap_; }
 
  private:
   void loadKeys(const sim::Cloth& cloth);
@@ -46,7 +47,7 @@ class Refiner {
   std::vector<float> segmentRest_;            // rest lengths along the curve being evaluated
   std::vector<float> keyStrain_;              // per key vertex
   std::vector<glm::vec2> areaRatioSum_;       // per key vertex: (sum of area ratios, triangle count)
-  std::vector<glm::vec2> patternSample_;      // per render vertex: centred heights of both patterns
+  std::vector<glm::vec2> patternSample_;      // per render vertex: heights of both patterns
   float sampledTiles_ = -1;
   int sampledRevision_ = -1;
   HadapWrinkles hadap_;

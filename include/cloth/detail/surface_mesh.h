@@ -24,8 +24,9 @@ struct SurfaceMesh {
   std::vector<std::uint32_t> indices; ///< 3 per triangle, counter-clockwise from the front
   std::vector<float> strain;          ///< per vertex: local area ratio - 1 (negative = compressed)
   /// Hadap mode: per vertex amplitude of wrinkle patterns 1 and 2 (modulation x blend weight), and
-  /// the height (m) those give at the vertex. A bump shader computes
-  /// height = depth * (amplitude.x * (p1(uv) - 0.5) + amplitude.y * (p2(uv) - 0.5)) per pixel.
+  /// the height (m) those give at the vertex, outwards along the front normal so that folds never
+  /// sink into what the cloth lies on. A bump shader computes
+  /// height = depth * (amplitude.x * p1(uv) + amplitude.y * p2(uv)) per pixel, p in [0, 1].
   std::vector<glm::vec2> patternAmplitude;
   std::vector<float> wrinkleHeight;
 
