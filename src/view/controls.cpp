@@ -1,0 +1,46 @@
+#include "cloth/view/controls.h"
+
+#include <array>
+
+namespace cloth::view {
+namespace {
+
+constexpr std::array<KeyBinding, 14> kBindings = {{
+    {' ', "Space", Command::TogglePause, "pause / resume"},
+    {'N', "N", Command::SingleStep, "single step (while paused)"},
+    {'R', "R", Command::Reset, "reset the scene"},
+    {'1', "1", Command::ModeKey, "render the key mesh"},
+    {'2', "2", Command::ModeSpline, "render the smooth cubic spline"},
+    {'3', "3", Command::ModeWrinkled, "render the wrinkled cubic spline"},
+    {'4', "4", Command::ModeHadap, "render Hadap's geometric wrinkles"},
+    {'W', "W", Command::ToggleWireframe, "key-mesh wireframe on / off"},
+    {'S', "S", Command::Screenshot, "screenshot (PNG)"},
+    {'C', "C", Command::ToggleRecording, "start / stop recording"},
+    {'F', "F", Command::FrameCloth, "frame the cloth"},
+    {'H', "H", Command::ToggleHelp, "this help"},
+    {27, "Esc", Command::Quit, "quit"},
+    {'Q', "Q", Command::Quit, "quit"},
+}};
+
+constexpr std::array<GestureHelp, 6> kGestures = {{
+    {"left-drag on the cloth", "drag the node under the cursor"},
+    {"Shift + left-click", "pin / unpin the node under the cursor"},
+    {"left-drag on empty space", "orbit the camera"},
+    {"right- or middle-drag", "pan"},
+    {"wheel", "zoom"},
+    {"F", "frame the cloth"},
+}};
+
+}  // namespace
+
+std::span<const KeyBinding> keyBindings() { return kBindings; }
+
+std::optional<Command> commandForKey(int key) {
+  for (const KeyBinding& b : kBindings)
+    if (b.key == key) return b.command;
+  return std::nullopt;
+}
+
+std::span<const GestureHelp> mouseGestures() { return kGestures; }
+
+}  // namespace cloth::view

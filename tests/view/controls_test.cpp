@@ -1,0 +1,28 @@
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "cloth/view/controls.h"
+
+using namespace cloth::view;
+
+TEST_CASE("controls: every documented key maps to its command and keys are unique") {
+  std::set<int> keys;
+  for (const KeyBinding& b : keyBindings()) {
+    CHECK(keys.insert(b.key).second);
+    CHECK(commandForKey(b.key) == b.command);
+    CHECK_FALSE(b.help.empty());
+  }
+  CHECK(commandForKey(' ') == Command::TogglePause);
+  CHECK(commandForKey('N') == Command::SingleStep);
+  CHECK(commandForKey('R') == Command::Reset);
+  CHECK(commandForKey('1') == Command::ModeKey);
+  CHECK(commandForKey('4') == Command::ModeHadap);
+  CHECK(commandForKey('W') == Command::ToggleWireframe);
+  CHECK(commandForKey('S') == Command::Screenshot);
+  CHECK(commandForKey('C') == Command::ToggleRecording);
+  CHECK(commandForKey('H') == Command::ToggleHelp);
+  CHECK(commandForKey(27) == Command::Quit);
+  CHECK_FALSE(commandForKey('Z').has_value());
+  CHECK(mouseGestures().size() >= 5);
+}
