@@ -1,0 +1,12 @@
+#pragma once
+// Reading rendered pixels back: the renderer returns an image; writing files is the recorder's job.
+
+#include "cloth/io/image_io.h"
+
+namespace cloth::render {
+
+/// Reads width x height RGB pixels from the current read framebuffer (the back buffer before the
+/// swap, or a resolved offscreen target), top row first.
+io::Image readPixels(int width, int height);
+
+}  // namespace cloth::render

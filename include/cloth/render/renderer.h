@@ -1,0 +1,83 @@
+#pragma once
+// Draws one frame of the scene: the cloth surface (two-sided, lit, fabric texture, optional bump
+// mapping and strain heat map), the ground and colliders, and overlays (key-mesh wireframe, node
+// kinds after Kang Fig. 2, pinned and dragged nodes, the wind arrow).
+
+#include <filesystem>
+#include <span>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+#include "cloth/detail/hadap_wrinkles.h"
+#include "cloth/detail/surface_mesh.h"
+#include "cloth/render/gpu_buffers.h"
+#include "cloth/render/shader.h"
+#include "cloth/render/textures.h"
+#include "cloth/sim/cloth.h"
+#include "cloth/sim/collider.h"
+
+namespace cloth::render {
+
+/// What is drawn besides the cloth, and how the cloth is shaded.
+struct RenderOptions {
+  bool wireframe = false;   ///< key-mesh wireframe
+  bool nodeKinds = false;   ///< key (red) / frame (green) / internal (blue) nodes, Kang Fig. 2
+  bool strainMap = false;   ///< heat map of compression (blue) and stretch (red), Hadap Fig. 13
+  bool windArrow = true;
+  bool pinnedMarkers = true;
+  bool bump = true;         ///< bump-map Hadap wrinkles in the shader (Hadap mode)
+  bool ground = true;
+};
+
+/// A solid bar from a to b (a flag's pole), drawn as a square rod.
+struct Rod {
+  glm::vec3 a{0}, b{0};
+  float radius = 0.01f;  ///< m
+  glm::vec3 color{0.4f, 0.3f, 0.2f};
+};
+
+/// The frame's inputs.
+struct FrameView {
+  glm::mat4 view{1}, projection{1};
+  glm::vec3 eye{0};
+  glm::ivec2 framebufferSize{1, 1};
+  const detail::SurfaceMesh* surface = nullptr;
+  const sim::Cloth* cloth = nullptr;  ///< key nodes: wireframe and pin markers
+  std::span<const sim::Collider> colliders;
+  glm::vec3 windVelocity{0};          ///< m/s
+  std::vector<Rod> rods;
+  int draggedNode = -1;
+  bool hadap = false;                 ///< the surface carries Hadap pattern amplitudes
+  float hadapDepth = 0;               ///< m
+  float patternTiles = 1;
+};
+
+class Renderer {
+ public:
+  /// Loads the shaders from `shaderDir` (messages carry the compile log) and uploads the patterns.
+  Status init(const std::filesystem::path& shaderDir, const detail::HadapWrinkles& patterns);
+  void uploadPatterns(const detail::HadapWrinkles& patterns);
+  void draw(const FrameView& frame, const RenderOptions& options);
+
+ private:
+  void drawCloth(const FrameView& f, const RenderOptions& o);
+  void drawSolids(const FrameView& f, const RenderOptions& o);
+  void drawOverlays(const FrameView& f, const RenderOptions& o);
+  void buildOverlayLines(const FrameView& f, const RenderOptions& o);
+  void drawRod(const Rod& rod);
+  void addWindArrow(const FrameView& f, std::vector<Rod>& rods) const;
+  void buildMarkers(const FrameView& f, const RenderOptions& o);
+
+  Shader cloth_, solid_, overlay_;
+  SurfaceBuffers surface_;
+  SolidBuffers sphere_, cube_, ground_;
+  OverlayBuffer lines_, markers_;
+  PatternTexture patterns_[2];
+  std::vector<ColoredVertex> lineScratch_, markerScratch_;
+  std::vector<Rod> rodScratch_;
+};
+
+}  // namespace cloth::render

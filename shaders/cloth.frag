@@ -1,0 +1,69 @@
+#version 330 core
+// Two-sided cloth: a woven checker fabric, soft wrap lighting, optional strain heat map and
+// optional bump mapping of Hadap's modulated wrinkle patterns.
+
+in vec3 vPosition;
+in vec3 vNormal;
+in vec2 vUv;
+in float vStrain;
+in vec2 vAmplitude;
+
+uniform vec3 uEye;
+uniform vec3 uLightDirection;  // towards the light, unit
+uniform int uStrainMap;
+uniform int uBump;
+uniform sampler2D uPattern1;
+uniform sampler2D uPattern2;
+uniform float uDepth;  // pattern height range (m)
+uniform float uTiles;  // pattern repeats across the cloth
+
+out vec4 fragColor;
+
+// Hadap: height = depth * (a1 p1 + a2 p2) with per-vertex amplitudes a.
+float wrinkleHeight() {
+  vec2 p = vUv * uTiles;
+  return uDepth * (vAmplitude.x * texture(uPattern1, p).r + vAmplitude.y * texture(uPattern2, p).r);
+}
+
+// Perturbs n by the height field's gradient along the surface, from screen-space derivatives
+// (the surface-gradient form of bump mapping, Mikkelsen 2010).
+vec3 bumped(vec3 n) {
+  vec3 dpdx = dFdx(vPosition), dpdy = dFdy(vPosition);
+  float h = wrinkleHeight();
+  float dhdx = dFdx(h), dhdy = dFdy(h);
+  vec3 r1 = cross(dpdy, n), r2 = cross(n, dpdx);
+  float det = dot(dpdx, r1);
+  vec3 surfaceGradient = sign(det) * (dhdx * r1 + dhdy * r2);
+  return normalize(abs(det) * n - surfaceGradient);
+}
+
+vec3 fabric(vec2 uv, bool front) {
+  vec2 cell = floor(uv * 8.0);
+  float check = mod(cell.x + cell.y, 2.0);
+  vec3 a = front ? vec3(0.80, 0.16, 0.14) : vec3(0.86, 0.80, 0.66);
+  vec3 b = front ? vec3(0.92, 0.88, 0.80) : vec3(0.70, 0.62, 0.50);
+  vec3 base = mix(a, b, check);
+  vec2 thread = abs(fract(uv * 96.0) - 0.5);  // a fine weave
+  float weave = 0.9 + 0.1 * smoothstep(0.15, 0.45, max(thread.x, thread.y));
+  return base * weave;
+}
+
+vec3 heat(float strain) {
+  float s = clamp(strain / 0.1, -1.0, 1.0);  // +-10 % area change saturates
+  vec3 neutral = vec3(0.92);
+  return s < 0.0 ? mix(neutral, vec3(0.05, 0.2, 0.85), -s) : mix(neutral, vec3(0.9, 0.15, 0.05), s);
+}
+
+void main() {
+  vec3 n = normalize(vNormal);
+  if (!gl_FrontFacing) n = -n;
+  if (uBump == 1) n = bumped(n);
+  vec3 albedo = uStrainMap == 1 ? heat(vStrain) : fabric(vUv, gl_FrontFacing);
+  vec3 l = normalize(uLightDirection);
+  vec3 v = normalize(uEye - vPosition);
+  float wrap = max((dot(n, l) + 0.35) / 1.35, 0.0);
+  float specular = 0.12 * pow(max(dot(n, normalize(l + v)), 0.0), 24.0);
+  vec3 ambient = mix(vec3(0.22, 0.21, 0.20), vec3(0.33, 0.36, 0.42), 0.5 + 0.5 * n.y);
+  vec3 colour = albedo * (ambient + 0.85 * wrap) + specular;
+  fragColor = vec4(pow(colour, vec3(1.0 / 2.2)), 1.0);
+}

@@ -1,0 +1,177 @@
+#include "cloth/render/renderer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "cloth/sim/aabb.h"
+
+namespace cloth::render {
+namespace {
+
+const glm::vec3 kLightDirection = glm::normalize(glm::vec3(0.4f, 1.0f, 0.6f));
+const glm::vec4 kWireColor(0.1f, 0.1f, 0.12f, 1.0f);
+const glm::vec4 kPinColor(1.0f, 0.85f, 0.1f, 1.0f);
+const glm::vec4 kDragColor(1.0f, 0.45f, 0.0f, 1.0f);
+const glm::vec3 kWindColor(0.15f, 0.45f, 0.95f);
+
+void addLine(std::vector<ColoredVertex>& out, const glm::vec3& a, const glm::vec3& b, const glm::vec4& c) {
+  out.push_back({a, c});
+  out.push_back({b, c});
+}
+
+}  // namespace
+
+Status Renderer::init(const std::filesystem::path& shaderDir, const detail::HadapWrinkles& patterns) {
+  if (shaderDir.empty()) return Status::failure("no shader directory found (set CLOTHVIEW_SHADER_DIR)");
+  for (auto [shader, name] : {std::pair{&cloth_, "cloth"}, {&solid_, "solid"}, {&overlay_, "overlay"}})
+    if (Status st = shader->load(shaderDir, name); !st) return st;
+  sphere_.upload(unitSphere(48, 24));
+  cube_.upload(unitCube());
+  ground_.upload(groundSquare(20.0f));
+  uploadPatterns(patterns);
+  return Status::success();
+}
+
+void Renderer::uploadPatterns(const detail::HadapWrinkles& patterns) {
+  for (int i = 0; i < 2; ++i) patterns_[i].upload(patterns.pattern(i).field());
+}
+
+void Renderer::draw(const FrameView& f, const RenderOptions& o) {
+  glViewport(0, 0, f.framebufferSize.x, f.framebufferSize.y);
+  glClearColor(0.62f, 0.68f, 0.75f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);  // the cloth is two-sided
+  if (f.surface) drawCloth(f, o);  // first, so the depth test spares the ground pixels behind it
+  drawSolids(f, o);
+  drawOverlays(f, o);
+}
+
+void Renderer::drawCloth(const FrameView& f, const RenderOptions& o) {
+  surface_.upload(*f.surface);
+  cloth_.use();
+  cloth_.set("uViewProjection", f.projection * f.view);
+  cloth_.set("uEye", f.eye);
+  cloth_.set("uLightDirection", kLightDirection);
+  cloth_.set("uStrainMap", o.strainMap ? 1 : 0);
+  cloth_.set("uBump", (o.bump && f.hadap) ? 1 : 0);
+  cloth_.set("uDepth", f.hadapDepth);
+  cloth_.set("uTiles", f.patternTiles);
+  patterns_[0].bind(0);
+  patterns_[1].bind(1);
+  cloth_.set("uPattern1", 0);
+  cloth_.set("uPattern2", 1);
+  glEnable(GL_POLYGON_OFFSET_FILL);  // lets wireframe and markers show on the surface
+  glPolygonOffset(1.0f, 1.0f);
+  surface_.drawTriangles();
+  glDisable(GL_POLYGON_OFFSET_FILL);
+}
+
+void Renderer::drawSolids(const FrameView& f, const RenderOptions& o) {
+  solid_.use();
+  solid_.set("uViewProjection", f.projection * f.view);
+  solid_.set("uEye", f.eye);
+  solid_.set("uLightDirection", kLightDirection);
+  if (o.ground) {
+    solid_.set("uModel", glm::mat4(1));
+    solid_.set("uGround", 1);
+    solid_.set("uColor", glm::vec3(0.74f, 0.75f, 0.74f));  // display colour: the ground skips gamma
+    ground_.draw();
+  }
+  solid_.set("uGround", 0);
+  solid_.set("uColor", glm::vec3(0.78f, 0.42f, 0.32f));
+  rodScratch_ = f.rods;
+  if (o.windArrow) addWindArrow(f, rodScratch_);
+  for (const Rod& rod : rodScratch_) drawRod(rod);
+  solid_.set("uColor", glm::vec3(0.78f, 0.42f, 0.32f));
+  for (const sim::Collider& c : f.colliders) {
+    if (c.shape == sim::ColliderShape::Sphere) {
+      // Drawn a touch smaller than the collider so the contact offset does not show as a gap.
+      const float r = static_cast<float>(c.radius) * 0.99f;
+      solid_.set("uModel", glm::scale(glm::translate(glm::mat4(1), glm::vec3(c.center)), glm::vec3(r)));
+      sphere_.draw();
+    } else if (c.shape == sim::ColliderShape::Box) {
+      solid_.set("uModel", glm::scale(glm::translate(glm::mat4(1), glm::vec3(c.center)), glm::vec3(c.halfExtents)));
+      cube_.draw();
+    }
+  }
+}
+
+void Renderer::buildOverlayLines(const FrameView& f, const RenderOptions& o) {
+  lineScratch_.clear();
+  const sim::Cloth* c = f.cloth;
+  if (o.wireframe && c) {
+    const sim::SpringRange& r = c->range(sim::SpringFamily::Structural);
+    for (std::size_t s = r.begin; s < r.end; ++s)
+      addLine(lineScratch_, glm::vec3(c->x[c->springs[s].a]), glm::vec3(c->x[c->springs[s].b]), kWireColor);
+  }
+  lines_.upload(lineScratch_);
+}
+
+// An arrow upwind of the cloth and above it, pointing downwind: 1 cm long per m/s, at most 60 cm.
+void Renderer::addWindArrow(const FrameView& f, std::vector<Rod>& rods) const {
+  const float speed = glm::length(f.windVelocity);
+  if (!f.cloth || speed < 1e-3f) return;
+  const sim::Aabb box = sim::boundsOf(f.cloth->x);
+  const glm::vec3 dir = f.windVelocity / speed;
+  const float length = std::min(0.01f * speed, 0.6f);
+  const float reach = 0.5f * glm::length(glm::vec3(box.extent()));
+  const glm::vec3 tip = glm::vec3(box.center()) - dir * (reach + 0.05f) + glm::vec3(0, reach + 0.1f, 0);
+  glm::vec3 side = glm::cross(dir, glm::vec3(0, 1, 0));
+  side = glm::length(side) < 1e-3f ? glm::vec3(1, 0, 0) : glm::normalize(side);
+  const float r = 0.006f;
+  rods.push_back({tip - dir * length, tip, r, kWindColor});
+  rods.push_back({tip, tip - 0.25f * length * dir + 0.12f * length * side, r, kWindColor});
+  rods.push_back({tip, tip - 0.25f * length * dir - 0.12f * length * side, r, kWindColor});
+}
+
+// The unit cube stretched into a square bar from a to b.
+void Renderer::drawRod(const Rod& rod) {
+  const glm::vec3 axis = rod.b - rod.a;
+  const float length = glm::length(axis);
+  if (length < 1e-6f) return;
+  const glm::vec3 y = axis / length;
+  const glm::vec3 helper = std::abs(y.y) < 0.9f ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0);
+  const glm::vec3 x = glm::normalize(glm::cross(helper, y)), z = glm::cross(x, y);
+  glm::mat4 model(glm::vec4(x * rod.radius, 0), glm::vec4(y * (0.5f * length), 0), glm::vec4(z * rod.radius, 0),
+                  glm::vec4(0.5f * (rod.a + rod.b), 1));
+  solid_.set("uModel", model);
+  solid_.set("uColor", rod.color);
+  cube_.draw();
+}
+
+void Renderer::buildMarkers(const FrameView& f, const RenderOptions& o) {
+  markerScratch_.clear();
+  const sim::Cloth* c = f.cloth;
+  if (c && o.pinnedMarkers)
+    for (std::size_t i = 0; i < c->nodeCount(); ++i)
+      if (c->kind[i] == sim::NodeKind::Pinned) markerScratch_.push_back({glm::vec3(c->x[i]), kPinColor});
+  if (c && f.draggedNode >= 0 && static_cast<std::size_t>(f.draggedNode) < c->nodeCount())
+    markerScratch_.push_back({glm::vec3(c->x[f.draggedNode]), kDragColor});
+  markers_.upload(markerScratch_);
+}
+
+void Renderer::drawOverlays(const FrameView& f, const RenderOptions& o) {
+  buildOverlayLines(f, o);
+  buildMarkers(f, o);
+  overlay_.use();
+  overlay_.set("uViewProjection", f.projection * f.view);
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  overlay_.set("uRoleColours", 0);
+  overlay_.set("uRoundPoints", 0);
+  lines_.draw(GL_LINES);
+  overlay_.set("uRoundPoints", 1);
+  const float scale = static_cast<float>(f.framebufferSize.y) / 720.0f;
+  overlay_.set("uPointSize", 12.0f * scale);
+  markers_.draw(GL_POINTS);
+  if (o.nodeKinds && f.surface) {  // Kang Fig. 2: every render node coloured by its role
+    overlay_.set("uRoleColours", 1);
+    overlay_.set("uPointSize", 5.0f * scale);
+    surface_.drawPoints();
+  }
+}
+
+}  // namespace cloth::render
