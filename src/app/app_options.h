@@ -1,0 +1,45 @@
+#pragma once
+// Command line of clothview.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace cloth::app {
+
+enum class CaptureFormat { Png, Mp4 };
+
+struct AppOptions {
+  std::string scene = "flag";
+  std::vector<std::string> assignments;         ///< --set NAME=VALUE, in order
+  std::optional<std::filesystem::path> preset;  ///< applied before --set
+  int width = 1280, height = 720;               ///< window or offscreen size (pixels)
+  bool headless = false;
+  double seconds = 3.0;                         ///< headless: simulated seconds to render
+  double fps = 30.0;                            ///< frame rate of recordings (and headless frames)
+  std::optional<std::filesystem::path> record;  ///< record into a new numbered folder under this
+  long long recordFrames = 0;                   ///< windowed: stop recording after this many (0 = never)
+  CaptureFormat format = CaptureFormat::Png;
+  std::optional<std::filesystem::path> screenshot;  ///< write the last frame here on exit
+  std::optional<std::filesystem::path> dumpState;   ///< write key nodes and parameters here on exit
+  std::filesystem::path captureDir = "clothview-captures";  ///< where S and C put their files
+  long long exitAfterFrames = 0;                ///< windowed: quit after this many frames (0 = never)
+  double exitAfterSeconds = 0;                  ///< windowed: quit after this much wall time (0 = never)
+  bool paused = false;
+  bool vsync = true;
+  int samples = -1;                             ///< MSAA samples; -1 = automatic
+  std::optional<std::string> camera;            ///< "YAW,PITCH,DISTANCE" (degrees, degrees, m) around the cloth
+  std::vector<std::string> show;                ///< overlays to switch on or off (see --help)
+  bool force = false;                           ///< allow --screenshot / --dump-state to replace files
+};
+
+struct ExitNow {
+  int code = 0;
+  std::string text;  ///< ends with a newline: stdout if code == 0, stderr otherwise
+};
+
+std::variant<AppOptions, ExitNow> parseAppOptions(int argc, const char* const* argv);
+
+}  // namespace cloth::app

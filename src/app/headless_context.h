@@ -1,0 +1,23 @@
+#pragma once
+// An OpenGL 3.3 core context with no display: EGL on Mesa's surfaceless platform. Rendering goes to
+// an offscreen framebuffer.
+
+#include "cloth/config/status.h"
+
+namespace cloth::app {
+
+class HeadlessContext {
+ public:
+  HeadlessContext() = default;
+  HeadlessContext(const HeadlessContext&) = delete;
+  HeadlessContext& operator=(const HeadlessContext&) = delete;
+  ~HeadlessContext();
+
+  config::Status create();
+
+ private:
+  void* display_ = nullptr;  // EGLDisplay
+  void* context_ = nullptr;  // EGLContext
+};
+
+}  // namespace cloth::app

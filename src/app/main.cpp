@@ -1,0 +1,52 @@
+// clothview: the interactive cloth viewer.
+
+#include <csignal>
+#include <iostream>
+
+#include "app.h"
+#include "app_options.h"
+#include "cloth/config/param_table.h"
+#include "cloth/io/preset_file.h"
+
+namespace {
+
+// Scene, then preset, then --set, in that order; nullopt (after a message) on bad input.
+std::optional<cloth::config::Settings> initialSettings(const cloth::app::AppOptions& o) {
+  auto settings = cloth::config::settingsForScene(o.scene);
+  if (!settings) {
+    std::cerr << "clothview: error: unknown scene '" << o.scene << "' (see clothsim --list-scenes)\n";
+    return std::nullopt;
+  }
+  if (o.preset)
+    if (auto st = cloth::io::loadPreset(*o.preset, *settings); !st) {
+      std::cerr << "clothview: error: " << st.message() << "\n";
+      return std::nullopt;
+    }
+  for (const std::string& a : o.assignments)
+    if (auto st = cloth::config::applyAssignment(*settings, a); !st) {
+      std::cerr << "clothview: error: " << st.message() << "\n";
+      return std::nullopt;
+    }
+  return settings;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);  // a dead ffmpeg must become a write error, not a crash
+  auto parsed = cloth::app::parseAppOptions(argc, argv);
+  if (auto* exitNow = std::get_if<cloth::app::ExitNow>(&parsed)) {
+    (exitNow->code == 0 ? std::cout : std::cerr) << exitNow->text;
+    return exitNow->code;
+  }
+  const auto& options = std::get<cloth::app::AppOptions>(parsed);
+  auto settings = initialSettings(options);
+  if (!settings) return cloth::app::kExitBadInput;
+  try {
+    cloth::app::App app(options, std::move(*settings));
+    return app.run();
+  } catch (const std::exception& e) {
+    std::cerr << "clothview: error: " << e.what() << "\n";
+    return cloth::app::kExitFailure;
+  }
+}

@@ -1,0 +1,50 @@
+#pragma once
+// The viewer's ImGui panels: one short function per subsystem. Panels edit the viewer state by
+// reference and raise requests that the app carries out after the UI (they need files or GL).
+
+#include <string>
+
+#include "app_options.h"
+#include "recorder.h"
+#include "viewer_state.h"
+
+namespace cloth::app {
+
+/// What the user asked for this frame through the UI.
+struct UiRequests {
+  bool reset = false;
+  bool screenshot = false;
+  bool toggleRecording = false;
+  bool savePreset = false;
+  bool loadPreset = false;
+  int loadPatternSlot = -1;  ///< 0 or 1: load the pattern file into that slot
+  bool vsyncChanged = false;
+};
+
+/// Capture and file settings edited in the panels.
+struct CaptureSettings {
+  char folder[512] = "clothview-captures";
+  char presetPath[512] = "clothview-preset.json";
+  char patternPath[512] = "assets/patterns/u_folds.png";
+  bool overwritePreset = false;
+  CaptureFormat format = CaptureFormat::Png;
+  double fps = 30;
+  bool vsync = true;
+  bool ffmpegAvailable = false;
+};
+
+struct PanelContext {
+  ViewerState& state;
+  CaptureSettings& capture;
+  const Recorder& recorder;
+  UiRequests& requests;
+};
+
+/// The control window with every panel.
+void drawControlWindow(PanelContext& c);
+/// The H overlay listing every control.
+void drawHelpOverlay(ViewerState& state);
+/// Transient messages (saved files, errors), fading after a few seconds.
+void drawMessage(ViewerState& state, float seconds);
+
+}  // namespace cloth::app

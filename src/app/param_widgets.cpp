@@ -1,0 +1,109 @@
+#include "param_widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "cloth/config/param_table.h"
+
+namespace cloth::app {
+namespace {
+
+template <class... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <class... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
+// Sliders spanning more than three decades move logarithmically.
+ImGuiSliderFlags sliderFlags(const config::ParamSpec& p) {
+  ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp;
+  if (p.max > 1000 * std::max(p.min, 1e-3)) flags |= ImGuiSliderFlags_Logarithmic;
+  return flags;
+}
+
+void tooltip(const config::ParamSpec& p) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::Text("%.*s (%.*s)", int(p.help.size()), p.help.data(), int(p.unit.size()), p.unit.data());
+  ImGui::TextDisabled("%s  %s", std::string(p.name).c_str(), config::formatRange(p).c_str());
+  ImGui::EndTooltip();
+}
+
+bool commit(config::Settings& s, const config::ParamSpec& p, const config::ParamValue& v, std::string& error) {
+  const config::Status st = config::setParam(s, p, v);
+  if (!st) error = st.message();
+  return st.ok();
+}
+
+bool realWidget(config::Settings& s, const config::ParamSpec& p, std::string& error) {
+  double v = std::get<double>(config::getParam(s, p));
+  if (!ImGui::SliderScalar(p.name.data(), ImGuiDataType_Double, &v, &p.min, &p.max, "%.4g", sliderFlags(p)))
+    return false;
+  return commit(s, p, v, error);
+}
+
+// Applied when the user lets go, since every change rebuilds the cloth. The value being edited lives
+// in ImGui's per-window state storage between frames.
+bool gridWidget(config::Settings& s, const config::ParamSpec& p, std::string& error) {
+  const auto g = std::get<config::GridSize>(config::getParam(s, p));
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID key = ImGui::GetID("grid-edit");
+  const bool editing = storage->GetBool(key + 2, false);
+  int edit[2] = {editing ? storage->GetInt(key, g.nu) : g.nu, editing ? storage->GetInt(key + 1, g.nv) : g.nv};
+  ImGui::SliderInt2(p.name.data(), edit, static_cast<int>(p.min), static_cast<int>(p.max));
+  storage->SetInt(key, edit[0]);
+  storage->SetInt(key + 1, edit[1]);
+  storage->SetBool(key + 2, ImGui::IsItemActive());
+  return ImGui::IsItemDeactivatedAfterEdit() && commit(s, p, config::GridSize{edit[0], edit[1]}, error);
+}
+
+}  // namespace
+
+bool paramWidget(config::Settings& s, std::string_view name, std::string& error) {
+  const config::ParamSpec* p = config::findParam(name);
+  if (!p) return false;
+  ImGui::PushID(p->name.data());
+  const bool changed = std::visit(
+      Overloaded{
+          [&](config::RealField) { return realWidget(s, *p, error); },
+          [&](config::FloatField) { return realWidget(s, *p, error); },
+          [&](config::IntField) {
+            int v = std::get<int>(config::getParam(s, *p));
+            const int lo = static_cast<int>(p->min), hi = static_cast<int>(p->max);
+            return ImGui::SliderInt(p->name.data(), &v, lo, hi, "%d", sliderFlags(*p)) && commit(s, *p, v, error);
+          },
+          [&](config::BoolField) {
+            bool v = std::get<bool>(config::getParam(s, *p));
+            return ImGui::Checkbox(p->name.data(), &v) && commit(s, *p, v, error);
+          },
+          [&](config::Vec3Field) {
+            sim::Vec3 v = std::get<sim::Vec3>(config::getParam(s, *p));
+            return ImGui::DragScalarN(p->name.data(), ImGuiDataType_Double, &v.x, 3, 0.05f, &p->min, &p->max, "%.3g",
+                                      ImGuiSliderFlags_AlwaysClamp) &&
+                   commit(s, *p, v, error);
+          },
+          [&](const config::ChoiceField& c) {
+            int index = c.get(s);
+            const auto options = c.options();
+            bool picked = false;
+            if (ImGui::BeginCombo(p->name.data(), std::string(options[static_cast<std::size_t>(index)]).c_str())) {
+              for (std::size_t i = 0; i < options.size(); ++i)
+                if (ImGui::Selectable(std::string(options[i]).c_str(), static_cast<int>(i) == index)) {
+                  index = static_cast<int>(i);
+                  picked = true;
+                }
+              ImGui::EndCombo();
+            }
+            return picked && commit(s, *p, std::string(options[static_cast<std::size_t>(index)]), error);
+          },
+          [&](config::GridField) { return gridWidget(s, *p, error); }},
+      p->field);
+  tooltip(*p);
+  ImGui::PopID();
+  return changed;
+}
+
+}  // namespace cloth::app

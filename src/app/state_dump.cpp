@@ -1,0 +1,39 @@
+#include "state_dump.h"
+
+#include <nlohmann/json.hpp>
+
+#include "cloth/config/preset.h"
+#include "cloth/detail/names.h"
+
+namespace cloth::app {
+
+std::string stateJson(const ViewerState& s, const view::Viewport& window) {
+  using nlohmann::json;
+  const sim::Cloth& c = s.simulation.cloth();
+  json nodes = json::array(), screen = json::array(), pinned = json::array();
+  for (std::size_t i = 0; i < c.nodeCount(); ++i) {
+    nodes.push_back({c.x[i].x, c.x[i].y, c.x[i].z});
+    const auto px = view::projectToWindow(s.camera, window, glm::vec3(c.x[i]));
+    screen.push_back(px ? json::array({px->x, px->y}) : json(nullptr));
+    if (c.kind[i] == sim::NodeKind::Pinned) pinned.push_back(i);
+  }
+  json j;
+  j["time"] = s.simulation.time();
+  j["frames"] = s.stats.frames;
+  j["fps"] = s.stats.fps;
+  j["paused"] = s.paused;
+  j["nu"] = c.nu;
+  j["nv"] = c.nv;
+  j["key_nodes"] = nodes;
+  j["pinned"] = pinned;
+  j["screen"] = screen;
+  j["window"] = {window.width, window.height};
+  j["camera"] = {{"target", {s.camera.target.x, s.camera.target.y, s.camera.target.z}},
+                 {"distance", s.camera.distance}, {"yaw", s.camera.yaw}, {"pitch", s.camera.pitch}};
+  j["detail"] = detail::name(s.settings.detail.mode);
+  j["render_nodes"] = s.surface.vertexCount();
+  j["params"] = json::parse(config::presetJson(s.settings))["params"];
+  return j.dump(1) + "\n";
+}
+
+}  // namespace cloth::app

@@ -1,0 +1,106 @@
+#include "viewer_state.h"
+
+#include <chrono>
+#include <algorithm>
+#include <iostream>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/sim/stats.h"
+
+namespace cloth::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::size_t kHistory = 300;
+
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+ViewerState::ViewerState(config::Settings initial)
+    : settings(std::move(initial)), simulation(sim::instantiate(settings.scene)) {
+  frameCloth();
+  refine();
+}
+
+void ViewerState::reset() {
+  simulation = sim::instantiate(settings.scene);
+  draggedNode = -1;
+  playback.resetClock();
+  stats.kineticHistory.clear();
+  frameCloth();
+  refine();
+}
+
+void ViewerState::applySettings() {
+  simulation.params() = settings.scene.params;
+  simulation.colliders() = settings.scene.colliders;
+}
+
+void ViewerState::advance(int steps) {
+  const auto start = Clock::now();
+  for (int i = 0; i < steps; ++i) simulation.step();
+  stats.stepsLastFrame = steps;
+  if (steps > 0) stats.msPerStep = msSince(start) / steps;
+  const sim::Cloth& c = simulation.cloth();
+  stats.maxStrain = sim::maxStrain(c, sim::SpringFamily::Structural);
+  stats.kineticEnergy = sim::kineticEnergy(c);
+  stats.kineticHistory.push_back(static_cast<float>(stats.kineticEnergy));
+  if (stats.kineticHistory.size() > kHistory) stats.kineticHistory.pop_front();
+}
+
+void ViewerState::refine() {
+  const auto start = Clock::now();
+  refiner.refine(simulation.cloth(), settings.detail, surface);
+  stats.msRefine = msSince(start);
+}
+
+// Frames the cloth and the solid obstacles it may fall onto.
+void ViewerState::frameCloth() {
+  sim::Aabb box = sim::boundsOf(simulation.cloth().x);
+  for (const sim::Collider& c : simulation.colliders())
+    if (c.shape != sim::ColliderShape::Plane) box.grow(sim::colliderBounds(c, 0));
+  camera.frame(glm::vec3(box.lo), glm::vec3(box.hi));
+}
+
+void ViewerState::notify(std::string text, double seconds) {
+  std::cerr << "clothview: " << text << "\n";
+  message = std::move(text);
+  messageSeconds = seconds;
+}
+
+// The flag's pole: through the pinned first column, down to the hand holding it (the pin motion's
+// pivot) or to the ground.
+std::vector<render::Rod> ViewerState::poles() const {
+  const sim::Cloth& c = simulation.cloth();
+  if (!settings.scene.pinFirstColumn || c.nv < 2) return {};
+  const glm::vec3 top(c.x[c.index(0, 0)]), bottom(c.x[c.index(0, c.nv - 1)]);
+  const glm::vec3 up = glm::normalize(top - bottom);
+  const sim::PinMotion& m = simulation.pinMotion();
+  glm::vec3 foot = bottom - up * (bottom.y / std::max(up.y, 0.2f));
+  if (m.enabled()) foot = glm::vec3(m.apply(m.pivot, simulation.time()));
+  return {render::Rod{top + 0.03f * up, foot, 0.012f, glm::vec3(0.45f, 0.33f, 0.2f)}};
+}
+
+render::FrameView ViewerState::frameView(glm::ivec2 framebufferSize, float aspect) const {
+  render::FrameView f;
+  f.view = camera.view();
+  f.projection = camera.projection(aspect);
+  f.eye = camera.eye();
+  f.framebufferSize = framebufferSize;
+  f.surface = &surface;
+  f.cloth = &simulation.cloth();
+  f.colliders = simulation.colliders();
+  f.windVelocity = glm::vec3(settings.scene.params.wind.velocity);
+  f.rods = poles();
+  f.draggedNode = draggedNode;
+  f.hadap = settings.detail.mode == detail::DetailMode::Hadap;
+  f.hadapDepth = refiner.hadap().depthMeters();
+  f.patternTiles = settings.detail.hadap.tiles;
+  return f;
+}
+
+}  // namespace cloth::app

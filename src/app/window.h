@@ -1,0 +1,56 @@
+#pragma once
+// The GLFW window with an OpenGL 3.3 core context, and the input events it delivers.
+
+#include <string>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "cloth/config/status.h"
+
+struct GLFWwindow;
+
+namespace cloth::app {
+
+struct InputEvent {
+  enum class Type { MouseButton, CursorMove, Scroll, Key } type;
+  int button = 0;       ///< mouse button, or key code for Key
+  bool pressed = false; ///< press (or repeat) vs release
+  int mods = 0;         ///< GLFW modifier bits
+  glm::vec2 value{0};   ///< cursor position (window coordinates) or scroll offset
+};
+
+class Window {
+ public:
+  Window() = default;
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+  ~Window();
+
+  /// Opens a resizable, HiDPI-aware window with `samples` MSAA samples (-1: 4, or none on a
+  /// software rasterizer). Our callbacks are installed here, before ImGui's backend, which chains
+  /// to them.
+  config::Status open(int width, int height, const std::string& title, bool vsync, int samples);
+  void setVsync(bool on);
+  bool shouldClose() const;
+  void requestClose();
+  void swapBuffers();
+  /// Polls GLFW and returns the events since the previous call.
+  std::vector<InputEvent>& pollEvents();
+  glm::ivec2 framebufferSize() const;
+  glm::vec2 windowSize() const;
+  float contentScale() const;
+  glm::vec2 cursor() const;
+  GLFWwindow* handle() const { return window_; }
+
+ private:
+  static void onMouseButton(GLFWwindow* w, int button, int action, int mods);
+  static void onCursor(GLFWwindow* w, double x, double y);
+  static void onScroll(GLFWwindow* w, double dx, double dy);
+  static void onKey(GLFWwindow* w, int key, int scancode, int action, int mods);
+
+  GLFWwindow* window_ = nullptr;
+  std::vector<InputEvent> events_;
+};
+
+}  // namespace cloth::app
