@@ -8,8 +8,10 @@ packages=(
   cmake g++ ninja-build pkg-config
   # core, command line, files and tests
   libglm-dev catch2 libcli11-dev nlohmann-json3-dev libstb-dev
-  # end-to-end tests: OBJ frames must import into the Open Asset Import Library
-  assimp-utils
+  # the viewer: window, GL loader, UI; Mesa's software GL and EGL for machines without a GPU
+  libglfw3-dev libepoxy-dev libimgui-dev libgl1-mesa-dri libegl-mesa0
+  # end-to-end tests: a real X display, mouse and keys, screenshots, JSON checks, OBJ import
+  xvfb xauth xdotool imagemagick python3 assimp-utils
 )
 
 missing=()

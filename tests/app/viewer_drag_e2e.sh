@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Dragging a cloth corner with the real mouse (xdotool) moves it to the drop point; Shift+click pins.
+clothview="$1"
+source "$(dirname "$0")/e2e_lib.sh"
+
+# Where the free bottom corner of the hanging cloth appears once it has settled.
+in_xvfb "'$clothview' --scene hang-vertical --exit-after 2.5 --dump-state '$work/rest.json'" >/dev/null 2>&1 \
+  || fail "viewer did not run"
+corner=$(json "$work/rest.json" "d['nu'] * d['nv'] - 1")
+read -r cx cy < <(json "$work/rest.json" "'%d %d' % tuple(d['screen'][$corner])")
+dx=$((cx + 100)) dy=$((cy - 150))
+echo "corner $corner at ($cx, $cy); dropping at ($dx, $dy)"
+
+# Press on the corner, drag to the drop point, hold; the viewer exits (and dumps) while held.
+in_xvfb "
+  '$clothview' --scene hang-vertical --exit-after 6 --dump-state '$work/drag.json' &
+  pid=\$!; $wait_window; sleep 2.5
+  xdotool mousemove $cx $cy; sleep 0.2; xdotool mousedown 1; sleep 0.2
+  for i in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove \$(($cx + 10 * i)) \$(($cy - 15 * i)); sleep 0.05; done
+  wait \$pid; status=\$?; xdotool mouseup 1; exit \$status" >/dev/null 2>&1 || fail "drag run failed"
+read -r fx fy < <(json "$work/drag.json" "'%d %d' % tuple(d['screen'][$corner])")
+moved=$(json "$work/drag.json" "round(sum((a - b) ** 2 for a, b in zip(d['key_nodes'][$corner], json.load(open('$work/rest.json'))['key_nodes'][$corner])) ** 0.5, 3)")
+miss=$(( (fx - dx) * (fx - dx) + (fy - dy) * (fy - dy) ))
+echo "corner ended at ($fx, $fy), moved $moved m"
+[ "$miss" -le 400 ] || fail "corner ended at ($fx, $fy), more than 20 px from the drop point ($dx, $dy)"
+python3 -c "import sys; sys.exit(0 if $moved > 0.1 else 1)" || fail "corner moved only $moved m"
+
+# Shift+click on the other bottom corner pins it.
+other=$(json "$work/rest.json" "d['nu'] * (d['nv'] - 1)")
+read -r ox oy < <(json "$work/rest.json" "'%d %d' % tuple(d['screen'][$other])")
+in_xvfb "
+  '$clothview' --scene hang-vertical --exit-after 4 --dump-state '$work/pin.json' &
+  pid=\$!; $wait_window; sleep 2.5
+  xdotool mousemove $ox $oy; sleep 0.2; xdotool keydown shift click 1 keyup shift
+  wait \$pid" >/dev/null 2>&1 || fail "pin run failed"
+[ "$(json "$work/pin.json" "$other in d['pinned']")" = True ] || fail "Shift+click did not pin node $other"
+[ "$(json "$work/pin.json" "len(d['pinned'])")" = 3 ] || fail "expected 3 pinned nodes"
+finish

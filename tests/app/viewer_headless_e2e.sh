@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Headless rendering works with no display at all, and broken shaders are reported with their log.
+clothview="$1"
+source "$(dirname "$0")/e2e_lib.sh"
+unset DISPLAY WAYLAND_DISPLAY
+
+"$clothview" --headless --scene ball --seconds 0.5 --fps 20 --record "$work/out" --screenshot "$work/final.png" \
+  >"$work/log" 2>&1 || fail "headless run failed: $(cat "$work/log")"
+n=$(ls "$work/out/recording_0001"/frame_*.png 2>/dev/null | wc -l)
+[ "$n" = 11 ] || fail "expected 11 frames (0.5 s at 20 fps plus the first), found $n"
+b=$(brightness "$work/out/recording_0001/frame_000005.png")
+python3 -c "import sys; sys.exit(0 if $b > 0.1 else 1)" || fail "headless frame is black"
+[ -f "$work/final.png" ] || fail "no final screenshot"
+grep -q "frame 10/10" "$work/log" || fail "no progress bar"
+
+# An existing screenshot is kept unless --force.
+before=$(md5sum "$work/final.png")
+"$clothview" --headless --scene ball --seconds 0.1 --screenshot "$work/final.png" >"$work/log2" 2>&1
+[ $? = 1 ] || fail "replacing a screenshot without --force did not fail"
+grep -q "exists" "$work/log2" || fail "no message about the existing screenshot"
+[ "$(md5sum "$work/final.png")" = "$before" ] || fail "existing screenshot was modified"
+
+# A shader that does not compile stops the viewer with the compiler's log.
+mkdir "$work/shaders"
+cp "$(dirname "$clothview")"/shaders/* "$work/shaders/"
+echo "this is not GLSL" >>"$work/shaders/cloth.frag"
+CLOTHVIEW_SHADER_DIR="$work/shaders" "$clothview" --headless --seconds 0.1 >"$work/log3" 2>&1
+[ $? = 1 ] || fail "broken shader did not exit 1"
+grep -q "cloth.frag' does not compile" "$work/log3" || fail "no compile message: $(cat "$work/log3")"
+grep -qi "error" "$work/log3" || fail "no compiler log"
+finish
