@@ -46,7 +46,9 @@ const ChoiceField kPatternChoice{
 const std::array kTable = {
     ParamSpec{"scene", "-", ParamGroup::Scene, "scene to simulate (resets every other parameter)", kSceneChoice,
               0, 0, true},
-    ParamSpec{"grid", "nodes", ParamGroup::Scene, "key-node grid NUxNV", GridField{}, 2, 256, true},
+    ParamSpec{"grid", "nodes", ParamGroup::Scene,
+              "key-node grid NUxNV (same cloth: per-node mass and air coefficients scale with node area)",
+              GridField{}, 2, 256, true},
     ParamSpec{"single_shear", "-", ParamGroup::Scene, "Huang's simplified model: one shear spring per cell",
               CLOTH_BOOL(scene.grid.singleShear), 0, 1, true},
     ParamSpec{"integrator", "-", ParamGroup::Solver, "time integration scheme", kIntegratorChoice, 0, 0},

@@ -138,6 +138,14 @@ Status parseValue(const ParamSpec& p, std::string_view text, ParamValue& out) {
       p.field);
 }
 
+// Whether resampling to `g` keeps the per-node mass within its valid range.
+bool setParamFromRatioSafe(const Settings& s, const GridSize& g) {
+  const double ratio = static_cast<double>(s.scene.grid.nu) * s.scene.grid.nv / (static_cast<double>(g.nu) * g.nv);
+  const ParamSpec* mass = findParam("mass");
+  const double m = s.scene.params.material.massPerNode * ratio;
+  return m >= mass->min && m <= mass->max;
+}
+
 // Validates a number (int values are accepted for real parameters) and hands it to `write`.
 template <class Write>
 Status setReal(const ParamSpec& p, const ParamValue& value, Write&& write) {
@@ -231,8 +239,8 @@ Status setParam(Settings& s, const ParamSpec& p, const ParamValue& value) {
             if (!g) return typeMismatch(p, expectedForm(p.field));
             if (g->nu < p.min || g->nu > p.max || g->nv < p.min || g->nv > p.max)
               return outOfRange(p, std::to_string(g->nu) + "x" + std::to_string(g->nv));
-            s.scene.grid.nu = g->nu;
-            s.scene.grid.nv = g->nv;
+            if (!setParamFromRatioSafe(s, *g)) return outOfRange(p, "with mass below its range");
+            sim::resampleGrid(s.scene, g->nu, g->nv);
             return Status::success();
           }},
       p.field);

@@ -116,6 +116,16 @@ std::optional<Scene> findScene(std::string_view name) {
   return std::nullopt;
 }
 
+void resampleGrid(Scene& scene, int nu, int nv) {
+  const double ratio = static_cast<double>(scene.grid.nu) * scene.grid.nv / (static_cast<double>(nu) * nv);
+  scene.grid.nu = nu;
+  scene.grid.nv = nv;
+  scene.params.material.massPerNode *= ratio;
+  scene.params.wind.dragCoefficient *= ratio;
+  scene.params.wind.liftCoefficient *= ratio;
+  scene.params.wind.linearCoefficient *= ratio;
+}
+
 Simulation instantiate(const Scene& scene) {
   Cloth cloth = buildGrid(scene.grid, scene.params.material.massPerNode);
   Simulation sim(std::move(cloth), scene.params, scene.colliders);

@@ -33,6 +33,12 @@ std::span<const std::string_view> sceneNames();
 /// The scene called `name`, or nullopt.
 std::optional<Scene> findScene(std::string_view name);
 
+/// Samples the scene's cloth at nu x nv key nodes. It stays the same cloth: a node stands for a
+/// different share of its area, so the per-node mass and the per-node air coefficients (K_D, K_L,
+/// k_wind) scale by the ratio of node counts, and the total mass and drag stay put. Spring
+/// stiffness is per spring and stays (a membrane's stretch stiffness does not depend on spacing).
+void resampleGrid(Scene& scene, int nu, int nv);
+
 /// Builds the cloth of a scene (throws std::invalid_argument for an invalid grid) and its simulation.
 Simulation instantiate(const Scene& scene);
 
