@@ -13,27 +13,6 @@ Aabb Aabb::everything() {
   return {Vec3(-inf), Vec3(inf)};
 }
 
-void Aabb::grow(const Vec3& p) {
-  lo = glm::min(lo, p);
-  hi = glm::max(hi, p);
-}
-
-void Aabb::grow(const Aabb& b) {
-  lo = glm::min(lo, b.lo);
-  hi = glm::max(hi, b.hi);
-}
-
-Aabb Aabb::inflated(Real margin) const { return {lo - Vec3(margin), hi + Vec3(margin)}; }
-
-bool Aabb::overlaps(const Aabb& b) const {
-  return lo.x <= b.hi.x && b.lo.x <= hi.x && lo.y <= b.hi.y && b.lo.y <= hi.y && lo.z <= b.hi.z &&
-         b.lo.z <= hi.z;
-}
-
-bool Aabb::contains(const Vec3& p) const {
-  return lo.x <= p.x && p.x <= hi.x && lo.y <= p.y && p.y <= hi.y && lo.z <= p.z && p.z <= hi.z;
-}
-
 Aabb boundsOf(std::span<const Vec3> points) {
   Aabb b;
   for (const Vec3& p : points) b.grow(p);

@@ -5,7 +5,7 @@
 namespace cloth::sim {
 namespace {
 
-constexpr int kLeafSize = 4;
+constexpr int kLeafSize = 16;
 
 Aabb triangleBox(std::span<const Vec3> x, const Triangle& t) {
   Aabb b;
@@ -24,7 +24,6 @@ int widestAxis(const Aabb& b) {
 void AabbTree::build(std::span<const Vec3> x, std::span<const Triangle> triangles) {
   nodes_.clear();
   order_.resize(triangles.size());
-  triangleBoxes_.resize(triangles.size());
   if (triangles.empty()) return;
   std::vector<Vec3> centroids(triangles.size());
   for (std::size_t t = 0; t < triangles.size(); ++t) {
@@ -34,7 +33,8 @@ void AabbTree::build(std::span<const Vec3> x, std::span<const Triangle> triangle
   }
   nodes_.reserve(2 * triangles.size() / kLeafSize + 1);
   buildRange(centroids, 0, static_cast<int>(triangles.size()));
-  refit(x, triangles);
+  collectLeafVertices(triangles);
+  refit(x);
 }
 
 std::int32_t AabbTree::buildRange(std::span<const Vec3> centroids, int first, int count) {
@@ -58,16 +58,32 @@ std::int32_t AabbTree::buildRange(std::span<const Vec3> centroids, int first, in
   return index;
 }
 
-void AabbTree::refit(std::span<const Vec3> x, std::span<const Triangle> triangles, Real margin) {
+void AabbTree::collectLeafVertices(std::span<const Triangle> triangles) {
+  leafVertexStart_.assign(1, 0);
+  leafVertices_.clear();
+  for (Node& node : nodes_) {
+    if (node.left >= 0) continue;
+    node.leaf = static_cast<std::int32_t>(leafVertexStart_.size() - 1);
+    const auto start = leafVertices_.size();
+    for (int i = node.first; i < node.first + node.count; ++i)
+      for (NodeIndex v : triangles[order_[i]].v)
+        if (std::find(leafVertices_.begin() + static_cast<std::ptrdiff_t>(start), leafVertices_.end(), v) ==
+            leafVertices_.end())
+          leafVertices_.push_back(v);
+    leafVertexStart_.push_back(static_cast<std::uint32_t>(leafVertices_.size()));
+  }
+}
+
+void AabbTree::refit(std::span<const Vec3> x, Real margin) {
+  margin_ = margin;
   // Children always follow their parent in nodes_, so a reverse sweep sees children first.
   for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
     Node& node = nodes_[static_cast<std::size_t>(n)];
     if (node.left < 0) {
-      node.box = Aabb();
-      for (int i = node.first; i < node.first + node.count; ++i) {
-        triangleBoxes_[i] = triangleBox(x, triangles[order_[i]]).inflated(margin);
-        node.box.grow(triangleBoxes_[i]);
-      }
+      Aabb b;
+      for (std::uint32_t k = leafVertexStart_[node.leaf]; k < leafVertexStart_[node.leaf + 1]; ++k)
+        b.grow(x[leafVertices_[k]]);
+      node.box = b.inflated(margin);
     } else {
       node.box = nodes_[node.left].box;
       node.box.grow(nodes_[node.right].box);
@@ -75,7 +91,8 @@ void AabbTree::refit(std::span<const Vec3> x, std::span<const Triangle> triangle
   }
 }
 
-void AabbTree::overlapping(const Aabb& box, std::vector<int>& out) const {
+void AabbTree::overlapping(const Aabb& box, std::span<const Vec3> x, std::span<const Triangle> triangles,
+                           std::vector<int>& out) const {
   if (nodes_.empty()) return;
   std::int32_t stack[64];
   int top = 0;
@@ -84,12 +101,30 @@ void AabbTree::overlapping(const Aabb& box, std::vector<int>& out) const {
     const Node& node = nodes_[stack[--top]];
     if (!node.box.overlaps(box)) continue;
     if (node.left < 0) {
-      for (int i = node.first; i < node.first + node.count; ++i)
-        if (triangleBoxes_[i].overlaps(box)) out.push_back(order_[i]);
+      for (int i = node.first; i < node.first + node.count; ++i)  // leaves are small: boxes on demand
+        if (triangleBox(x, triangles[order_[i]]).inflated(margin_).overlaps(box)) out.push_back(order_[i]);
     } else {
       stack[top++] = node.left;
       stack[top++] = node.right;
     }
+  }
+}
+
+void AabbTree::verticesIn(const Aabb& box, std::span<const Vec3> x, std::vector<NodeIndex>& out) const {
+  if (nodes_.empty()) return;
+  std::int32_t stack[64];
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& node = nodes_[stack[--top]];
+    if (!node.box.overlaps(box)) continue;
+    if (node.left >= 0) {
+      stack[top++] = node.left;
+      stack[top++] = node.right;
+      continue;
+    }
+    for (std::uint32_t k = leafVertexStart_[node.leaf]; k < leafVertexStart_[node.leaf + 1]; ++k)
+      if (box.contains(x[leafVertices_[k]])) out.push_back(leafVertices_[k]);
   }
 }
 

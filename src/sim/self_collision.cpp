@@ -56,7 +56,7 @@ int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, const Aabb
     const auto p = static_cast<NodeIndex>(i);
     if (!cloth.isFree(p)) continue;
     scratch.candidates.clear();
-    tree.overlapping(Aabb{cloth.x[p], cloth.x[p]}.inflated(thickness), scratch.candidates);
+    tree.overlapping(Aabb{cloth.x[p], cloth.x[p]}.inflated(thickness), cloth.x, cloth.triangles, scratch.candidates);
     for (int tIndex : scratch.candidates) {
       const Triangle& t = cloth.triangles[tIndex];
       if (hasCorner(t, p)) continue;

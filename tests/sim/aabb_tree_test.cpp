@@ -54,14 +54,14 @@ TEST_CASE("aabb_tree: overlap queries equal brute force on random meshes, before
         const Vec3 c(u(rng), u(rng), u(rng));
         const Aabb box{c - Vec3(size(rng)), c + Vec3(size(rng))};
         std::vector<int> got;
-        tree.overlapping(box, got);
+        tree.overlapping(box, m.x, m.tris, got);
         std::sort(got.begin(), got.end());
         REQUIRE(got == bruteOverlap(m, box));
       }
       std::mt19937 move(seed);
       std::uniform_real_distribution<Real> d(-0.3, 0.3);
       for (Vec3& p : m.x) p += Vec3(d(move), d(move), d(move));
-      tree.refit(m.x, m.tris);
+      tree.refit(m.x);
     }
   }
 }

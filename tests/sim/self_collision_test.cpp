@@ -35,7 +35,7 @@ TEST_CASE("self_collision: a node that passed through the cloth is put back on i
   c.x.back().y = -0.002;  // moved through the sheet during the step
   AabbTree tree;
   tree.build(c.x, c.triangles);
-  tree.refit(c.x, c.triangles, 0.005);
+  tree.refit(c.x, 0.005);
   SelfCollisionScratch scratch;
   const int contacts = resolveSelfCollisions(c, start, tree, 0.005, scratch);
   CHECK(contacts >= 1);
@@ -59,7 +59,7 @@ TEST_CASE("self_collision: against a pinned sheet the node alone moves, to exact
   c.x.back().y = -0.002;
   AabbTree tree;
   tree.build(c.x, c.triangles);
-  tree.refit(c.x, c.triangles, 0.005);
+  tree.refit(c.x, 0.005);
   SelfCollisionScratch scratch;
   CHECK(resolveSelfCollisions(c, start, tree, 0.005, scratch) >= 1);
   CHECK(c.x.back().y == Approx(0.005));
@@ -72,7 +72,7 @@ TEST_CASE("self_collision: distant nodes and a node's own triangles are left alo
   const std::vector<Vec3> before = c.x;
   AabbTree tree;
   tree.build(c.x, c.triangles);
-  tree.refit(c.x, c.triangles, 0.005);
+  tree.refit(c.x, 0.005);
   SelfCollisionScratch scratch;
   CHECK(resolveSelfCollisions(c, before, tree, 0.005, scratch) == 0);
   CHECK(c.x == before);

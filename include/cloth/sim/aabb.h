@@ -4,6 +4,8 @@
 #include <limits>
 #include <span>
 
+#include <glm/common.hpp>
+
 #include "cloth/sim/types.h"
 
 namespace cloth::sim {
@@ -14,11 +16,22 @@ struct Aabb {
 
   static Aabb everything();
   bool empty() const { return lo.x > hi.x || lo.y > hi.y || lo.z > hi.z; }
-  void grow(const Vec3& p);
-  void grow(const Aabb& b);
-  Aabb inflated(Real margin) const;
-  bool overlaps(const Aabb& b) const;
-  bool contains(const Vec3& p) const;
+  void grow(const Vec3& p) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  void grow(const Aabb& b) {
+    lo = glm::min(lo, b.lo);
+    hi = glm::max(hi, b.hi);
+  }
+  Aabb inflated(Real margin) const { return {lo - Vec3(margin), hi + Vec3(margin)}; }
+  bool overlaps(const Aabb& b) const {  // at most six comparisons (Huang §5)
+    return lo.x <= b.hi.x && b.lo.x <= hi.x && lo.y <= b.hi.y && b.lo.y <= hi.y && lo.z <= b.hi.z &&
+           b.lo.z <= hi.z;
+  }
+  bool contains(const Vec3& p) const {
+    return lo.x <= p.x && p.x <= hi.x && lo.y <= p.y && p.y <= hi.y && lo.z <= p.z && p.z <= hi.z;
+  }
   Vec3 center() const { return 0.5 * (lo + hi); }
   Vec3 extent() const { return hi - lo; }
 };

@@ -26,11 +26,18 @@ class AabbTree {
   /// Builds the hierarchy for `triangles` at positions x (median split along the widest axis).
   void build(std::span<const Vec3> x, std::span<const Triangle> triangles);
 
-  /// Recomputes every box from positions x, each leaf box inflated by `margin` (m).
-  void refit(std::span<const Vec3> x, std::span<const Triangle> triangles, Real margin = 0);
+  /// Recomputes every box from positions x (of the triangles given to build), each leaf box inflated
+  /// by `margin` (m).
+  void refit(std::span<const Vec3> x, Real margin = 0);
 
-  /// Appends to `out` the index of every triangle whose (inflated) box overlaps `box`.
-  void overlapping(const Aabb& box, std::vector<int>& out) const;
+  /// Appends to `out` the index of every triangle whose box, inflated by the refit margin, overlaps
+  /// `box`. x and triangles must be those of the last refit.
+  void overlapping(const Aabb& box, std::span<const Vec3> x, std::span<const Triangle> triangles,
+                   std::vector<int>& out) const;
+
+  /// Appends to `out` every vertex (of the triangles given to build) that lies in `box`, at the
+  /// positions x of the last refit; a vertex shared by several leaves can appear more than once.
+  void verticesIn(const Aabb& box, std::span<const Vec3> x, std::vector<NodeIndex>& out) const;
 
   /// Closest intersection of the ray with the triangles, if any, with t in [0, tMax].
   std::optional<RayHit> raycast(const Ray& ray, std::span<const Vec3> x, std::span<const Triangle> triangles,
@@ -46,12 +53,18 @@ class AabbTree {
     std::int32_t right = -1;
     std::int32_t first = 0;   ///< leaf: range in order_
     std::int32_t count = 0;
+    std::int32_t leaf = -1;   ///< leaf number (index into leafVertexStart_)
   };
   std::int32_t buildRange(std::span<const Vec3> centroids, int first, int count);
 
-  std::vector<Node> nodes_;         ///< parents before children
-  std::vector<int> order_;          ///< triangle indices, grouped by leaf
-  std::vector<Aabb> triangleBoxes_; ///< box of triangle order_[i], inflated by the refit margin
+  std::vector<Node> nodes_;  ///< parents before children
+  std::vector<int> order_;   ///< triangle indices, grouped by leaf
+  /// The distinct vertices of each leaf's triangles (refit reads each once), as ranges over
+  /// leafVertices_ indexed by leaf number.
+  std::vector<std::uint32_t> leafVertexStart_;
+  std::vector<NodeIndex> leafVertices_;
+  void collectLeafVertices(std::span<const Triangle> triangles);
+  Real margin_ = 0;          ///< of the last refit
 };
 
 }  // namespace cloth::sim
