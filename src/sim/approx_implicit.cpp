@@ -2,99 +2,95 @@
 
 #include <cmath>
 
-#include <glm/geometric.hpp>
-
-#include "cloth/sim/forces.h"
-
 namespace cloth::sim {
 namespace {
 
-constexpr SpringFamily kFamilies[] = {SpringFamily::Structural, SpringFamily::Shear, SpringFamily::Bending};
-
-// Calls visit(a, b, k) for every spring with nonzero stiffness.
-template <class Visit>
-void forEachSpring(const Cloth& cloth, const Stiffness& k, Visit&& visit) {
-  for (SpringFamily fam : kFamilies) {
-    const Real kf = k.of(fam);
-    if (kf == 0) continue;
-    for (const Spring& s : familySprings(cloth, fam)) visit(s.a, s.b, kf);
-  }
+// Solves the rest of the step once F~ is in w.forceTilde.
+void solveVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping, int iterations,
+                         ApproxImplicitWork& w) {
+  implicitDiagonal(cloth, k, h, airDamping, w);
+  firstGuess(cloth, h, w);
+  for (int it = 0; it < iterations; ++it) jacobiIteration(cloth, k, h, w);
 }
 
 }  // namespace
 
-void ApproxImplicitWork::resize(std::size_t nodes) {
-  forceTilde.resize(nodes);
-  diagonal.resize(nodes);
-  dv.resize(nodes);
-  neighbourSum.resize(nodes);
+void ApproxImplicitWork::prepare(const Cloth& cloth) {
+  stencil.prepare(cloth);
+  const std::size_t n = cloth.nodeCount();
+  forceTilde.resize(n);
+  dv.resize(n);
+  neighbourSum.resize(n);
+  diagonal.resize(n);
+  solveScale.resize(n);
 }
 
-void viscousForce(const Cloth& cloth, const Stiffness& k, Real h, std::span<const Vec3> force,
-                  std::span<Vec3> forceTilde) {
-  std::copy(force.begin(), force.end(), forceTilde.begin());
-  const auto& v = cloth.v;
-  forEachSpring(cloth, k, [&](NodeIndex a, NodeIndex b, Real kf) {
-    const Vec3 visc = (h * kf) * (v[b] - v[a]);
-    forceTilde[a] += visc;
-    forceTilde[b] -= visc;
-  });
+void ApproxImplicitWork::loadState(const Cloth& cloth) {
+  prepare(cloth);
+  stencil.x.load(cloth.x);
+  stencil.v.load(cloth.v);
 }
 
-void implicitDiagonal(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping, std::span<Real> diagonal) {
-  for (std::size_t i = 0; i < diagonal.size(); ++i) diagonal[i] = 0;
-  forEachSpring(cloth, k, [&](NodeIndex a, NodeIndex b, Real kf) {
-    diagonal[a] += kf;
-    diagonal[b] += kf;
-  });
-  for (std::size_t i = 0; i < diagonal.size(); ++i)
-    diagonal[i] = cloth.mass[i] + h * airDamping + h * h * diagonal[i];
+void viscousForce(const Cloth& cloth, const Stiffness& k, Real h, std::span<const Vec3> force, ApproxImplicitWork& w) {
+  w.prepare(cloth);
+  w.stencil.v.load(cloth.v);
+  w.forceTilde.load(force);
+  stencilViscosity(w.stencil.stencil, k, w.stencil.v, h, w.stencil.perSpring, w.forceTilde);
 }
 
-void firstGuess(const Cloth& cloth, Real h, std::span<const Vec3> forceTilde, std::span<const Real> diagonal,
-                std::span<Vec3> dv) {
-  for (std::size_t i = 0; i < dv.size(); ++i)
-    dv[i] = cloth.kind[i] == NodeKind::Free ? (h / diagonal[i]) * forceTilde[i] : Vec3(0);
-}
-
-void jacobiIteration(const Cloth& cloth, const Stiffness& k, Real h, std::span<const Vec3> forceTilde,
-                     std::span<const Real> diagonal, std::span<Vec3> dv, std::span<Vec3> neighbourSum) {
-  for (Vec3& s : neighbourSum) s = Vec3(0);
-  forEachSpring(cloth, k, [&](NodeIndex a, NodeIndex b, Real kf) {
-    neighbourSum[a] += kf * dv[b];
-    neighbourSum[b] += kf * dv[a];
-  });
-  const Real h2 = h * h;
-  for (std::size_t i = 0; i < dv.size(); ++i) {
-    if (cloth.kind[i] != NodeKind::Free) continue;
-    dv[i] = (h * forceTilde[i] + h2 * neighbourSum[i]) / diagonal[i];  // Kang eq. 10
+void implicitDiagonal(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping, ApproxImplicitWork& w) {
+  StencilWork& s = w.stencil;
+  const bool same = s.summedFor.structural == k.structural && s.summedFor.shear == k.shear &&
+                    s.summedFor.bending == k.bending && s.stiffnessSum.size() == cloth.nodeCount();
+  if (!same) {  // the sums change only with stiffness or topology
+    stencilStiffnessSum(s.stencil, k, s.stiffnessSum);
+    s.summedFor = k;
+  }
+  const Real h2 = h * h, hc = h * airDamping;
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
+    w.diagonal[i] = cloth.mass[i] + hc + h2 * s.stiffnessSum[i];
+    w.solveScale[i] = cloth.kind[i] == NodeKind::Free ? 1 / w.diagonal[i] : 0;  // kinematic: dv = 0
   }
 }
 
-Real implicitResidual(const Cloth& cloth, const Stiffness& k, Real h, std::span<const Vec3> forceTilde,
-                      std::span<const Real> diagonal, std::span<const Vec3> dv) {
-  std::vector<Vec3> sum(dv.size(), Vec3(0));
-  forEachSpring(cloth, k, [&](NodeIndex a, NodeIndex b, Real kf) {
-    sum[a] += kf * dv[b];
-    sum[b] += kf * dv[a];
-  });
+void firstGuess(const Cloth& cloth, Real h, ApproxImplicitWork& w) {
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
+    const Real s = h * w.solveScale[i];
+    w.dv.x[i] = s * w.forceTilde.x[i];
+    w.dv.y[i] = s * w.forceTilde.y[i];
+    w.dv.z[i] = s * w.forceTilde.z[i];
+  }
+}
+
+void jacobiIteration(const Cloth& cloth, const Stiffness& k, Real h, ApproxImplicitWork& w) {
+  stencilNeighbourSum(w.stencil.stencil, k, w.dv, w.neighbourSum);
+  const Real h2 = h * h;
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
+    const Real s = w.solveScale[i];  // Kang eq. 10
+    w.dv.x[i] = s * (h * w.forceTilde.x[i] + h2 * w.neighbourSum.x[i]);
+    w.dv.y[i] = s * (h * w.forceTilde.y[i] + h2 * w.neighbourSum.y[i]);
+    w.dv.z[i] = s * (h * w.forceTilde.z[i] + h2 * w.neighbourSum.z[i]);
+  }
+}
+
+Real implicitResidual(const Cloth& cloth, const Stiffness& k, Real h, ApproxImplicitWork& w) {
+  NodeArrays sum;
+  sum.resize(cloth.nodeCount());
+  stencilNeighbourSum(w.stencil.stencil, k, w.dv, sum);
   Real r2 = 0;
-  for (std::size_t i = 0; i < dv.size(); ++i) {
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
     if (cloth.kind[i] != NodeKind::Free) continue;
-    const Vec3 r = h * forceTilde[i] - (diagonal[i] * dv[i] - h * h * sum[i]);
-    r2 += glm::dot(r, r);
+    const Vec3 r = h * Vec3(w.forceTilde.x[i], w.forceTilde.y[i], w.forceTilde.z[i]) -
+                   (w.diagonal[i] * Vec3(w.dv.x[i], w.dv.y[i], w.dv.z[i]) - h * h * Vec3(sum.x[i], sum.y[i], sum.z[i]));
+    r2 += r.x * r.x + r.y * r.y + r.z * r.z;
   }
   return std::sqrt(r2);
 }
 
-void approxImplicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
-                                  int iterations, std::span<const Vec3> force, ApproxImplicitWork& work) {
-  work.resize(cloth.nodeCount());
-  viscousForce(cloth, k, h, force, work.forceTilde);
-  implicitDiagonal(cloth, k, h, airDamping, work.diagonal);
-  firstGuess(cloth, h, work.forceTilde, work.diagonal, work.dv);
-  for (int it = 0; it < iterations; ++it)
-    jacobiIteration(cloth, k, h, work.forceTilde, work.diagonal, work.dv, work.neighbourSum);
+void approxImplicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping, int iterations,
+                                  std::span<const Vec3> force, ApproxImplicitWork& w) {
+  viscousForce(cloth, k, h, force, w);
+  solveVelocityChange(cloth, k, h, airDamping, iterations, w);
 }
 
 void advancePositions(Cloth& cloth, Real h) {
@@ -102,9 +98,17 @@ void advancePositions(Cloth& cloth, Real h) {
 }
 
 void stepApproxImplicit(Cloth& cloth, const Stiffness& k, Real h, Real airDamping, int iterations,
-                        std::span<const Vec3> force, ApproxImplicitWork& work) {
-  approxImplicitVelocityChange(cloth, k, h, airDamping, iterations, force, work);
-  for (std::size_t i = 0; i < cloth.v.size(); ++i) cloth.v[i] += work.dv[i];
+                        std::span<const Vec3> externalForce, ApproxImplicitWork& w) {
+  w.loadState(cloth);
+  w.forceTilde.load(externalForce);
+  stepApproxImplicitLoaded(cloth, k, h, airDamping, iterations, w);
+}
+
+void stepApproxImplicitLoaded(Cloth& cloth, const Stiffness& k, Real h, Real airDamping, int iterations,
+                              ApproxImplicitWork& w) {
+  stencilSpringForces(w.stencil.stencil, k, w.stencil.x, &w.stencil.v, h, w.stencil.perGroup, w.forceTilde);
+  solveVelocityChange(cloth, k, h, airDamping, iterations, w);
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) cloth.v[i] += Vec3(w.dv.x[i], w.dv.y[i], w.dv.z[i]);
   advancePositions(cloth, h);
 }
 

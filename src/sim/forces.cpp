@@ -15,24 +15,22 @@ Vec3 springForce(const Vec3& xa, const Vec3& xb, Real rest, Real k, Real compres
   return (stiffness * (len - rest) / len) * d;
 }
 
-void addSpringForces(std::span<const Vec3> x, std::span<const Spring> springs, Real k, Real compression,
-                     std::span<Vec3> f) {
-  if (k == 0) return;
-  for (const Spring& s : springs) {
-    const Vec3 fa = springForce(x[s.a], x[s.b], s.rest, k, compression);
-    f[s.a] += fa;
-    f[s.b] -= fa;
-  }
-}
-
 std::span<const Spring> familySprings(const Cloth& cloth, SpringFamily family) {
   const SpringRange& r = cloth.range(family);
   return std::span<const Spring>(cloth.springs).subspan(r.begin, r.size());
 }
 
+void addSpringForces(const Cloth& cloth, const Stiffness& k, std::span<Vec3> f, StencilWork& work) {
+  work.prepare(cloth);
+  work.x.load(cloth.x);
+  work.out.zero();
+  stencilSpringForces(work.stencil, k, work.x, nullptr, 0, work.perGroup, work.out);
+  work.out.addTo(f);
+}
+
 void addSpringForces(const Cloth& cloth, const Stiffness& k, std::span<Vec3> f) {
-  for (SpringFamily fam : {SpringFamily::Structural, SpringFamily::Shear, SpringFamily::Bending})
-    addSpringForces(cloth.x, familySprings(cloth, fam), k.of(fam), k.compression, f);
+  StencilWork work;
+  addSpringForces(cloth, k, f, work);
 }
 
 void addGravity(std::span<const Real> mass, const Vec3& g, std::span<Vec3> f) {

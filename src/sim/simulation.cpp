@@ -5,6 +5,7 @@
 
 #include "cloth/sim/explicit_euler.h"
 #include "cloth/sim/provot.h"
+#include "cloth/sim/spring_stencil.h"
 #include "cloth/sim/total_force.h"
 
 namespace cloth::sim {
@@ -13,12 +14,11 @@ Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> coll
     : cloth_(std::move(cloth)), params_(params), colliders_(std::move(colliders)) {
   const std::size_t n = cloth_.nodeCount();
   force_.resize(n);
-  normals_.resize(n);
   xStart_.resize(n);
   visitStamp_.assign(n, 0);
   kinematics_.anchor = cloth_.x;
   tree_.build(cloth_.x, cloth_.triangles);
-  approxWork_.resize(n);
+  approxWork_.prepare(cloth_);
 }
 
 void Simulation::step() {
@@ -33,7 +33,6 @@ void Simulation::step() {
 void Simulation::substep(Real h) {
   std::copy(cloth_.x.begin(), cloth_.x.end(), xStart_.begin());
   kinematics_.prescribeVelocities(cloth_, time_, h, params_.maxHandleSpeed);
-  computeForces();
   integrate(h);
   limitStretch(h);
   collide();
@@ -48,15 +47,20 @@ void Simulation::syncMass() {
 
 Stiffness Simulation::stiffness() const { return stiffnessOf(params_.material); }
 
-void Simulation::computeForces() { computeTotalForce(cloth_, params_, time_, normals_, force_); }
 
+// Forces and the velocity and position update of the chosen integrator.
 void Simulation::integrate(Real h) {
   const SolverSettings& s = params_.solver;
   const Real damping = params_.material.airDamping;
+  if (s.integrator == Integrator::ApproxImplicit) {  // all in SoA; springs fused with the viscosity pass
+    approxWork_.loadState(cloth_);
+    externalForces(cloth_, params_, time_, approxWork_.stencil, approxWork_.forceTilde);
+    stepApproxImplicitLoaded(cloth_, stiffness(), h, damping, std::max(1, s.iterations), approxWork_);
+    return;
+  }
+  computeTotalForce(cloth_, params_, time_, force_, approxWork_.stencil);
   switch (s.integrator) {
-    case Integrator::ApproxImplicit:
-      stepApproxImplicit(cloth_, stiffness(), h, damping, std::max(1, s.iterations), force_, approxWork_);
-      break;
+    case Integrator::ApproxImplicit: break;
     case Integrator::Explicit: stepExplicit(cloth_, h, force_); break;
     case Integrator::ImplicitCG:
       report_.cgIterations +=
@@ -69,14 +73,23 @@ void Simulation::integrate(Real h) {
 void Simulation::limitStretch(Real h) {
   const MaterialSettings& m = params_.material;
   if (m.provotPasses <= 0) return;
-  const ProvotReport r = sim::limitStretch(cloth_.x, cloth_.kind, stretchLimitedSprings(cloth_), m.tau,
-                                           m.provotPasses, m.provotRelaxation);
+  // The stencil finds the stretched springs in one vectorized pass; the passes start from those.
+  const std::span<const Spring> limited = stretchLimitedSprings(cloth_);
+  StencilWork& st = approxWork_.stencil;
+  st.prepare(cloth_);
+  st.x.load(cloth_.x);
+  stretched_.assign((limited.size() + 63) / 64, 0);
+  constexpr SpringFamily kLimited[] = {SpringFamily::Structural, SpringFamily::Shear};
+  stencilStretched(st.stencil, kLimited, st.x, m.tau, static_cast<std::size_t>(limited.data() - cloth_.springs.data()),
+                   stretched_);
+  const ProvotReport r = sim::limitStretch(cloth_.x, cloth_.kind, limited, m.tau, m.provotPasses,
+                                           m.provotRelaxation, provotWork_, stretched_);
   report_.provotPasses += r.passes;
   report_.provotCorrections += r.corrections;
   if (r.corrections > 0) velocitiesFromPositions(cloth_.x, xStart_, cloth_.kind, h, cloth_.v);
 }
 
-void Simulation::refitTree(Real margin) { tree_.refit(cloth_.x, cloth_.triangles, margin); }
+void Simulation::refitTree(Real margin) { tree_.refit(cloth_.x, margin); }
 
 void Simulation::collide() {
   const CollisionSettings& c = params_.collision;
@@ -88,18 +101,16 @@ void Simulation::collide() {
   refitTree(0);
   for (const Collider& collider : colliders_) {
     candidates_.clear();
-    tree_.overlapping(colliderBounds(collider, c.thickness), candidates_);
+    tree_.verticesIn(colliderBounds(collider, c.thickness), cloth_.x, candidates_);
     if (++stamp_ == 0) {  // wrapped around: forget every old visit
       std::fill(visitStamp_.begin(), visitStamp_.end(), 0u);
       stamp_ = 1;
     }
-    for (int t : candidates_) {
-      for (NodeIndex n : cloth_.triangles[t].v) {
-        if (visitStamp_[n] == stamp_ || !cloth_.isFree(n)) continue;
-        visitStamp_[n] = stamp_;
-        const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
-        if (resolveContact(s, c.thickness, c.friction, cloth_.x[n], cloth_.v[n])) ++report_.colliderContacts;
-      }
+    for (NodeIndex n : candidates_) {
+      if (visitStamp_[n] == stamp_ || !cloth_.isFree(n)) continue;
+      visitStamp_[n] = stamp_;
+      const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
+      if (resolveContact(s, c.thickness, c.friction, cloth_.x[n], cloth_.v[n])) ++report_.colliderContacts;
     }
   }
 }

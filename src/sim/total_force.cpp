@@ -2,20 +2,32 @@
 
 #include <algorithm>
 
-#include "cloth/sim/forces.h"
 #include "cloth/sim/wind.h"
 
 namespace cloth::sim {
 
-void computeTotalForce(const Cloth& cloth, const SimParams& params, Real t, std::span<Vec3> normals,
-                       std::span<Vec3> force) {
-  std::fill(force.begin(), force.end(), Vec3(0));
-  addSpringForces(cloth, stiffnessOf(params.material), force);
-  addGravity(cloth.mass, params.gravity, force);
-  addAirDamping(cloth.v, params.material.airDamping, force);
+void externalForces(const Cloth& cloth, const SimParams& params, Real t, StencilWork& work, NodeArrays& out) {
+  const Vec3 g = params.gravity;
+  const Real c = params.material.airDamping;
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
+    const Real m = cloth.mass[i];
+    out.x[i] = m * g.x - c * work.v.x[i];
+    out.y[i] = m * g.y - c * work.v.y[i];
+    out.z[i] = m * g.z - c * work.v.z[i];
+  }
   const WindSettings& wind = params.wind;
-  if (wind.model == WindModel::KangDragLift) computeNodeNormals(cloth.x, cloth.triangles, normals);
-  addWindForces(wind, windVelocityAt(wind, t), cloth.v, normals, force);
+  if (wind.model == WindModel::KangDragLift) computeNodeNormals(cloth, work.x, work.normals);
+  addWindForces(wind, windVelocityAt(wind, t), work.v, work.normals, out);
+}
+
+void computeTotalForce(const Cloth& cloth, const SimParams& params, Real t, std::span<Vec3> force,
+                       StencilWork& work) {
+  work.prepare(cloth);
+  work.x.load(cloth.x);
+  work.v.load(cloth.v);
+  externalForces(cloth, params, t, work, work.out);
+  stencilSpringForces(work.stencil, stiffnessOf(params.material), work.x, nullptr, 0, work.perGroup, work.out);
+  work.out.store(force);
 }
 
 Stiffness stiffnessOf(const MaterialSettings& m) { return {m.kStructural, m.kShear, m.kBending, m.compression}; }

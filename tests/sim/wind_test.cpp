@@ -45,9 +45,13 @@ TEST_CASE("wind: drag and lift vanish with no relative motion") {
   const Vec3 n(0, 0, 1), wind(40, 0, 0);
   WindSettings w;
   w.velocity = wind;
-  std::vector<Vec3> v(3, wind), normals(3, n), f(3, Vec3(0));
+  NodeArrays v, normals, f;
+  v.load(std::vector<Vec3>(3, wind));
+  normals.load(std::vector<Vec3>(3, n));
+  f.resize(3);
+  f.zero();
   addWindForces(w, wind, v, normals, f);
-  for (const Vec3& fi : f) CHECK(glm::length(fi) == 0);
+  for (std::size_t i = 0; i < 3; ++i) CHECK(glm::length(f[i]) == 0);
   CHECK(glm::length(kangDrag(n, Vec3(0), 1)) == 0);
   CHECK(glm::length(kangLift(n, Vec3(0), 1)) == 0);
   CHECK(glm::length(linearWind(wind, wind, 3)) == 0);
@@ -77,10 +81,19 @@ TEST_CASE("wind: node normals of a flat grid are unit and face the front") {
   for (Orientation o : {Orientation::Vertical, Orientation::Horizontal}) {
     GridSpec spec = GridSpec::fromSpacing(5, 4, 0.1);
     spec.orientation = o;
-    const Cloth c = buildGrid(spec, 0.01);
-    std::vector<Vec3> n(c.nodeCount());
-    computeNodeNormals(c.x, c.triangles, n);
+    Cloth c = buildGrid(spec, 0.01);
+    NodeArrays x, n;
+    x.load(c.x);
+    computeNodeNormals(c, x, n);
     const Vec3 front = o == Orientation::Vertical ? Vec3(0, 0, 1) : Vec3(0, 1, 0);
-    for (const Vec3& ni : n) CHECK(glm::dot(ni, front) == Approx(1.0));
+    for (std::size_t i = 0; i < c.nodeCount(); ++i) CHECK(glm::dot(n[i], front) == Approx(1.0));
+    // Bent cloth: the grid normals agree with the triangles' own normals.
+    for (std::size_t i = 0; i < c.nodeCount(); ++i) c.x[i] += 0.05 * std::sin(7.0 * c.uv[i].x) * front;
+    x.load(c.x);
+    computeNodeNormals(c, x, n);
+    for (const Triangle& t : c.triangles) {
+      const Vec3 face = glm::normalize(glm::cross(c.x[t.v[1]] - c.x[t.v[0]], c.x[t.v[2]] - c.x[t.v[0]]));
+      for (NodeIndex v : t.v) CHECK(glm::dot(n[v], face) > 0.5);
+    }
   }
 }

@@ -4,6 +4,7 @@
 #include <span>
 
 #include "cloth/sim/cloth.h"
+#include "cloth/sim/spring_stencil.h"
 
 namespace cloth::sim {
 
@@ -12,11 +13,11 @@ namespace cloth::sim {
 /// zero-length spring with positive rest length exerts no force.
 Vec3 springForce(const Vec3& xa, const Vec3& xb, Real rest, Real k, Real compression = 1);
 
-/// Adds the forces of `springs`, all of stiffness k (N/m), at positions x.
-void addSpringForces(std::span<const Vec3> x, std::span<const Spring> springs, Real k, Real compression,
-                     std::span<Vec3> f);
+/// Adds the forces of every spring of the cloth at its current positions, using `work`'s SoA
+/// kernels (see spring_stencil.h).
+void addSpringForces(const Cloth& cloth, const Stiffness& k, std::span<Vec3> f, StencilWork& work);
 
-/// Adds the forces of every spring family of the cloth at its current positions.
+/// The same with scratch of its own, for one-off use.
 void addSpringForces(const Cloth& cloth, const Stiffness& k, std::span<Vec3> f);
 
 /// Adds m_i g.

@@ -11,6 +11,7 @@
 #include "cloth/sim/collider.h"
 #include "cloth/sim/implicit_cg.h"
 #include "cloth/sim/kinematics.h"
+#include "cloth/sim/provot.h"
 #include "cloth/sim/self_collision.h"
 #include "cloth/sim/settings.h"
 
@@ -70,7 +71,6 @@ class Simulation {
  private:
   void substep(Real h);
   void syncMass();
-  void computeForces();
   void integrate(Real h);
   void limitStretch(Real h);
   void collide();
@@ -87,13 +87,15 @@ class Simulation {
   StepReport report_;
 
   // Per-step scratch, sized once.
-  std::vector<Vec3> force_, normals_, xStart_;
-  std::vector<int> candidates_;
+  std::vector<Vec3> force_, xStart_;
+  std::vector<NodeIndex> candidates_;
   std::vector<std::uint32_t> visitStamp_;
   std::uint32_t stamp_ = 0;
   ApproxImplicitWork approxWork_;
   ImplicitCgWork cgWork_;
   SelfCollisionScratch selfScratch_;
+  ProvotWork provotWork_;
+  std::vector<std::uint64_t> stretched_;
 };
 
 }  // namespace cloth::sim

@@ -5,13 +5,18 @@
 
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/settings.h"
+#include "cloth/sim/spring_stencil.h"
 
 namespace cloth::sim {
 
-/// Writes into `force` (N) the sum of all forces at the cloth's current state and time t (s).
-/// `normals` is scratch of #nodes, left holding the node normals when the Kang wind model is on.
-void computeTotalForce(const Cloth& cloth, const SimParams& params, Real t, std::span<Vec3> normals,
-                       std::span<Vec3> force);
+/// out = the forces from outside the cloth (N) at time t (s): gravity, global air damping and wind,
+/// for the state in work.x and work.v (loaded by the caller). work.normals receives the node normals
+/// when the Kang wind model is on.
+void externalForces(const Cloth& cloth, const SimParams& params, Real t, StencilWork& work, NodeArrays& out);
+
+/// All forces (N) at the cloth's current state and time t, springs included, into `force`.
+void computeTotalForce(const Cloth& cloth, const SimParams& params, Real t, std::span<Vec3> force,
+                       StencilWork& work);
 
 /// The per-family stiffness of the material settings.
 Stiffness stiffnessOf(const MaterialSettings& m);
