@@ -29,31 +29,42 @@ glm::vec3 controlPoint(const Strided& p, int k, int n) {
   return m.wa * p[m.a] + m.wb * p[m.b];
 }
 
+// What a curve evaluation needs besides its control points.
+struct CurveOptions {
+  int refine = 1;
+  const std::array<float, 4>* weights = nullptr;  ///< Catmull-Rom weights at t = s / refine
+  bool normals = false;                           ///< return interpolated normals (needed downstream)
+  bool wrinkled = false;                          ///< add eq. 14 (interpolates normals where it wrinkles)
+  float c = 0;
+};
+
 // Kang §3.1-3.2 along one curve: `refine` samples per segment through the control points, each
-// offset along the interpolated normal by eq. 14 when `wrinkled`. Writes (count - 1) * refine + 1
-// points and their (interpolated, unit) normals.
-void splineCurve(const CurveInput& in, int refine, bool wrinkled, float c, Strided outX, Strided outN) {
-  const int n = in.count;
+// offset along the interpolated normal by eq. 14 when wrinkled. Writes (count - 1) * refine + 1
+// points and, if asked, their interpolated unit normals.
+void splineCurve(const CurveInput& in, const CurveOptions& o, Strided outX, Strided outN) {
+  const int n = in.count, r = o.refine;
   for (int k = 0; k + 1 < n; ++k) {
     const glm::vec3 p0 = controlPoint(in.points, k - 1, n), p1 = in.points[k], p2 = in.points[k + 1],
                     p3 = controlPoint(in.points, k + 2, n);
+    for (int s = 0; s < r; ++s) {
+      const std::array<float, 4>& w = o.weights[s];
+      outX[k * r + s] = w[0] * p0 + w[1] * p1 + w[2] * p2 + w[3] * p3;
+    }
+    const float l0 = in.restLength[k], distance = glm::length(p2 - p1);
+    const bool wrinkled = o.wrinkled && wrinkles(l0, distance);
+    if (!o.normals && !wrinkled) continue;
     const glm::vec3 n1 = in.normals[k], n2 = in.normals[k + 1];
-    const float l0 = in.restLength[k];
-    const float distance = glm::length(p2 - p1);
-    for (int s = 0; s < refine; ++s) {
-      const float t = static_cast<float>(s) / static_cast<float>(refine);
-      const std::array<float, 4> w = catmullRomWeights(t);
-      glm::vec3 q = w[0] * p0 + w[1] * p1 + w[2] * p2 + w[3] * p3;
+    for (int s = 0; s < r; ++s) {
+      const float t = static_cast<float>(s) / static_cast<float>(r);
       glm::vec3 normal = (1 - t) * n1 + t * n2;
       const float len = glm::length(normal);
       normal = len > 0 ? normal / len : n1;
-      if (wrinkled) q += wrinkleOffset(t, l0, distance, c) * normal;
-      outX[k * refine + s] = q;
-      outN[k * refine + s] = normal;
+      if (wrinkled) outX[k * r + s] += wrinkleOffset(t, l0, distance, o.c) * normal;
+      if (o.normals) outN[k * r + s] = normal;
     }
   }
-  outX[(n - 1) * refine] = in.points[n - 1];
-  outN[(n - 1) * refine] = in.normals[n - 1];
+  outX[(n - 1) * r] = in.points[n - 1];
+  if (o.normals) outN[(n - 1) * r] = in.normals[n - 1];
 }
 
 }  // namespace
@@ -107,8 +118,14 @@ void Refiner::loadKeys(const sim::Cloth& cloth) {
 // Tensor product of the two passes. U then V: splines along u through the key nodes of every key row
 // give the frame nodes on key rows; splines along v through those give every node. V then U is the
 // mirror image (used to check that the order does not matter).
-void Refiner::splineSurface(bool wrinkled, float c, PassOrder order, SurfaceMesh& out) {
+void Refiner::splineSurface(bool wrinkled, bool normals, float c, PassOrder order, SurfaceMesh& out) {
   const int knu = keyNu_, knv = keyNv_, r = refine_, nu = out.nu, nv = out.nv;
+  weights_.resize(static_cast<std::size_t>(r));
+  for (int s = 0; s < r; ++s) weights_[s] = catmullRomWeights(static_cast<float>(s) / static_cast<float>(r));
+  // The first pass's normals feed the second one's wrinkles; the second pass's are kept only when
+  // asked for (Hadap displaces along them); otherwise the surface's normals are recomputed anyway.
+  const CurveOptions first{r, weights_.data(), normals || wrinkled, wrinkled, c};
+  const CurveOptions second{r, weights_.data(), normals, wrinkled, c};
   std::vector<float>& lengths = segmentRest_;
   auto restAlong = [&](bool alongU, int line, float position) {  // rest length of segments on one line
     const int segments = (alongU ? knu : knv) - 1;
@@ -130,7 +147,7 @@ void Refiner::splineSurface(bool wrinkled, float c, PassOrder order, SurfaceMesh
     Strided px{keyX_.data() + (uFirst ? line * knu : line), uFirst ? 1 : knu};
     Strided pn{keyN_.data() + (uFirst ? line * knu : line), uFirst ? 1 : knu};
     const CurveInput in{px, pn, uFirst ? knu : knv, restAlong(uFirst, line, 0)};
-    splineCurve(in, r, wrinkled, c, Strided{frameX_.data() + line * firstLen, 1},
+    splineCurve(in, first, Strided{frameX_.data() + line * firstLen, 1},
                 Strided{frameN_.data() + line * firstLen, 1});
   }
   const int curves = uFirst ? nu : nv;         // second pass: through frame nodes
@@ -141,7 +158,7 @@ void Refiner::splineSurface(bool wrinkled, float c, PassOrder order, SurfaceMesh
                         restAlong(!uFirst, key, frac)};
     Strided outX{out.positions.data() + (uFirst ? k : k * nu), uFirst ? nu : 1};
     Strided outN{out.normals.data() + (uFirst ? k : k * nu), uFirst ? nu : 1};
-    splineCurve(in, r, wrinkled, c, outX, outN);
+    splineCurve(in, second, outX, outN);
   }
 }
 
@@ -190,7 +207,7 @@ void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, SurfaceMe
   resize(cloth.nu, cloth.nv, r, out);
   loadKeys(cloth);
   if (r == 1) std::copy(keyX_.begin(), keyX_.end(), out.positions.begin());
-  else splineSurface(s.mode == DetailMode::Wrinkled, s.wrinkleFrequency, order, out);
+  else splineSurface(s.mode == DetailMode::Wrinkled, s.mode == DetailMode::Hadap, s.wrinkleFrequency, order, out);
   computeStrain(cloth, out);
   if (s.mode == DetailMode::Hadap) {
     if (r == 1) gridNormals(out.nu, out.nv, out.positions, out.normals);

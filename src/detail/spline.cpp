@@ -16,11 +16,13 @@ MirroredPoint mirroredPoint(int k, int n) {
   return {k, k, 1.0f, 0.0f};
 }
 
+bool wrinkles(float l0, float distance) {
+  constexpr float kTolerance = 1e-5f;  // relative compression below which a segment counts as unstretched
+  return distance < l0 * (1 - kTolerance);
+}
+
 float wrinkleOffset(float t, float l0, float distance, float c) {
-  // Below this relative compression the segment counts as unstretched: rounding in the spline
-  // must not wrinkle a flat cloth.
-  constexpr float kTolerance = 1e-5f;
-  if (!(distance < l0 * (1 - kTolerance))) return 0;
+  if (!wrinkles(l0, distance)) return 0;
   const float compression = l0 - distance;
   const float w = 0.5f - 2 * (t - 0.5f) * (t - 0.5f);
   const float amplitude = compression / 2;

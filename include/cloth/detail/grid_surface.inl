@@ -9,18 +9,22 @@ template <class T>
 void keyToRender(std::span<const T> key, int keyNu, int keyNv, int refine, std::span<T> out) {
   const int nu = (keyNu - 1) * refine + 1;
   const int nv = (keyNv - 1) * refine + 1;
+  const float step = 1.0f / static_cast<float>(refine);
   for (int r = 0; r < nv; ++r) {
     const int j = std::min(r / refine, keyNv - 2);
-    const float fv = static_cast<float>(r - j * refine) / static_cast<float>(refine);
-    for (int c = 0; c < nu; ++c) {
-      const int i = std::min(c / refine, keyNu - 2);
-      const float fu = static_cast<float>(c - i * refine) / static_cast<float>(refine);
-      const T& k00 = key[j * keyNu + i];
-      const T& k10 = key[j * keyNu + i + 1];
-      const T& k01 = key[(j + 1) * keyNu + i];
-      const T& k11 = key[(j + 1) * keyNu + i + 1];
-      out[r * nu + c] = (k00 * (1 - fu) + k10 * fu) * (1 - fv) + (k01 * (1 - fu) + k11 * fu) * fv;
+    const float fv = static_cast<float>(r - j * refine) * step;
+    const T* row0 = &key[j * keyNu];
+    const T* row1 = &key[(j + 1) * keyNu];
+    T* dst = &out[r * nu];
+    for (int i = 0; i + 1 < keyNu; ++i) {  // along the key row: one key cell at a time
+      const T left = row0[i] * (1 - fv) + row1[i] * fv;
+      const T right = row0[i + 1] * (1 - fv) + row1[i + 1] * fv;
+      for (int s = 0; s < refine; ++s) {
+        const float fu = static_cast<float>(s) * step;
+        dst[i * refine + s] = left * (1 - fu) + right * fu;
+      }
     }
+    dst[nu - 1] = row0[keyNu - 1] * (1 - fv) + row1[keyNu - 1] * fv;
   }
 }
 

@@ -2,6 +2,7 @@
 // Kang §3.1-3.2: expands the simulated key grid into frame and internal nodes with cubic splines,
 // smooth or wrinkled, and (with HadapWrinkles) Hadap's geometric wrinkles.
 
+#include <array>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -35,7 +36,8 @@ class Refiner {
  private:
   void loadKeys(const sim::Cloth& cloth);
   void resize(int keyNu, int keyNv, int refine, SurfaceMesh& out);
-  void splineSurface(bool wrinkled, float c, PassOrder order, SurfaceMesh& out);
+  /// The spline surface; `normals` asks for the smooth interpolated normals in out.normals.
+  void splineSurface(bool wrinkled, bool normals, float c, PassOrder order, SurfaceMesh& out);
   void computeStrain(const sim::Cloth& cloth, SurfaceMesh& out);
   void samplePatterns(const SurfaceMesh& out, float tiles);
 
@@ -45,6 +47,7 @@ class Refiner {
   std::vector<float> restU_, restV_;          // rest length of each key segment along u and v
   std::vector<glm::vec3> frameX_, frameN_;    // first-pass result
   std::vector<float> segmentRest_;            // rest lengths along the curve being evaluated
+  std::vector<std::array<float, 4>> weights_; // Catmull-Rom weights of the r samples of a segment
   std::vector<float> keyStrain_;              // per key vertex
   std::vector<glm::vec2> areaRatioSum_;       // per key vertex: (sum of area ratios, triangle count)
   std::vector<glm::vec2> patternSample_;      // per render vertex: heights of both patterns

@@ -21,6 +21,10 @@ struct MirroredPoint {
 };
 MirroredPoint mirroredPoint(int k, int n);
 
+/// Whether a segment of rest length l0 whose control points are `distance` apart is compressed
+/// enough to wrinkle (rounding in a spline of a flat cloth is not compression).
+bool wrinkles(float l0, float distance);
+
 /// Kang eq. 14: offset along the surface normal of a wrinkled segment with rest length l0 whose
 /// control points are `distance` apart, at parameter t, with frequency control c:
 /// w(t) A sin(f t), w(t) = 1/2 - 2 (t - 1/2)^2, A = (l0 - distance) / 2, f = c (l0 - distance) / l0.
