@@ -1,0 +1,43 @@
+#pragma once
+// Simulation benchmarks: cost per step against grid size, its growth exponent, and the largest
+// stable time step of each integrator.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cloth/sim/settings.h"
+#include "harness.h"
+
+namespace cloth::bench {
+
+/// The scene the step benchmarks run: Huang's ball at grid x grid key nodes with a 5 m/s breeze,
+/// Provot's correction, a sphere and the ground, timed while the cloth drapes over the ball.
+struct StepResult {
+  std::string integrator;
+  int grid = 0;
+  int keyNodes = 0;
+  int springs = 0;
+  Timing timing;  ///< ms per step
+  bool finite = true;
+};
+
+StepResult benchmarkStep(int grid, sim::Integrator integrator, int stepsPerSample, int samples);
+
+/// Least-squares slope of log(ms per step) against log(key nodes).
+double growthExponent(std::span<const StepResult> results);
+
+/// The largest h (s) at which an integrator keeps a hanging cloth (Huang's 20 x 20, two pinned
+/// corners, Provot off, still air) finite with bounded energy for `seconds` simulated seconds,
+/// found by bisection in log h, and what a simulated second costs there.
+struct StabilityResult {
+  std::string integrator;
+  double hMax = 0;                 ///< s; equals the search cap when nothing failed
+  bool capped = false;             ///< stable up to the cap
+  double msPerStep = 0;
+  double wallSecondsPerSimSecond = 0;
+};
+
+StabilityResult largestStableStep(sim::Integrator integrator, double seconds, double hCap);
+
+}  // namespace cloth::bench

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# clothbench --quick finishes and its JSON holds every table with finite, positive figures.
+set -u
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$1" --quick --json "$work/bench.json" >"$work/out.txt" || { cat "$work/out.txt"; exit 1; }
+python3 - "$work/bench.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["steps"] if "ms_per_step_median" in r]
+assert {r["integrator"] for r in rows} == {"approx-implicit", "explicit", "implicit-cg"}, rows
+assert all(r["ms_per_step_median"] > 0 and r["finite"] for r in rows), rows
+assert all(math.isfinite(r["growth_exponent"]) for r in d["steps"] if "growth_exponent" in r)
+assert len(d["stability"]) == 3 and all(s["h_max"] > 0 for s in d["stability"]), d["stability"]
+assert {r["mode"] for r in d["refine"]} >= {"key", "spline", "wrinkled", "hadap", "hadap-modulation"}
+print("clothbench smoke: ok")
+PY
