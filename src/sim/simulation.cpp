@@ -1,9 +1,11 @@
 #include "cloth/sim/simulation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "cloth/sim/explicit_euler.h"
+#include "cloth/sim/guard.h"
 #include "cloth/sim/provot.h"
 #include "cloth/sim/spring_stencil.h"
 #include "cloth/sim/total_force.h"
@@ -14,6 +16,7 @@ Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> coll
     : cloth_(std::move(cloth)), params_(params), colliders_(std::move(colliders)) {
   const std::size_t n = cloth_.nodeCount();
   force_.resize(n);
+  vStart_.resize(n);
   xStart_.resize(n);
   visitStamp_.assign(n, 0);
   kinematics_.anchor = cloth_.x;
@@ -23,15 +26,56 @@ Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> coll
 
 void Simulation::step() {
   report_ = {};
+  if (std::string error = validateParams(params_); !error.empty()) {
+    report_.refused = std::move(error);
+    return;
+  }
   syncMass();
   const int substeps = std::max(1, params_.solver.substeps);
   const Real h = params_.solver.h / substeps;
-  for (int i = 0; i < substeps; ++i) substep(h);
+  for (int i = 0; i < substeps; ++i) guardedSubstep(h);
+}
+
+// A sub-step, undone and retried in smaller pieces if it blows up (see step()).
+void Simulation::guardedSubstep(Real h) {
+  substep(h);
+  if (isHealthy(cloth_)) {
+    struggling_ = false;
+    return;
+  }
+  ++report_.recoveries;
+  ++recoveries_;
+  safeX_ = xStart_;  // substep() starts from these and overwrites xStart_ as it goes
+  safeV_ = vStart_;
+  const Real startTime = time_ - h;
+  // Smaller pieces rescue an occasional violent step. When the previous sub-step already needed
+  // rescuing and failed, the settings are hopeless: skip the (16x dearer) retries.
+  constexpr int kPieces[] = {4, 16};
+  const int retries = struggling_ ? 0 : 2;
+  for (int r = 0; r < retries; ++r) {
+    const int pieces = kPieces[r];
+    cloth_.x = safeX_;
+    cloth_.v = safeV_;
+    time_ = startTime;
+    bool healthy = true;
+    for (int i = 0; i < pieces && healthy; ++i) {
+      substep(h / pieces);
+      healthy = isHealthy(cloth_);
+    }
+    if (healthy) return;
+  }
+  struggling_ = true;
+  cloth_.x = safeX_;  // give up on this sub-step: keep the last good shape, at rest
+  cloth_.v = safeV_;
+  for (std::size_t i = 0; i < cloth_.nodeCount(); ++i)
+    if (cloth_.isFree(static_cast<NodeIndex>(i))) cloth_.v[i] = Vec3(0);
+  time_ = startTime + h;
 }
 
 // One solver step: kinematics -> forces -> integrate -> Provot -> collide.
 void Simulation::substep(Real h) {
   std::copy(cloth_.x.begin(), cloth_.x.end(), xStart_.begin());
+  std::copy(cloth_.v.begin(), cloth_.v.end(), vStart_.begin());
   kinematics_.prescribeVelocities(cloth_, time_, h, params_.maxHandleSpeed);
   integrate(h);
   limitStretch(h);
@@ -116,6 +160,7 @@ void Simulation::collide() {
 }
 
 void Simulation::pin(NodeIndex node) {
+  if (node < 0 || static_cast<std::size_t>(node) >= cloth_.nodeCount()) return;
   release(node);
   cloth_.kind[node] = NodeKind::Pinned;
   cloth_.v[node] = Vec3(0);
@@ -123,10 +168,13 @@ void Simulation::pin(NodeIndex node) {
 }
 
 void Simulation::unpin(NodeIndex node) {
+  if (node < 0 || static_cast<std::size_t>(node) >= cloth_.nodeCount()) return;
   if (cloth_.kind[node] == NodeKind::Pinned) cloth_.kind[node] = NodeKind::Free;
 }
 
-bool Simulation::isPinned(NodeIndex node) const { return cloth_.kind[node] == NodeKind::Pinned; }
+bool Simulation::isPinned(NodeIndex node) const {
+  return node >= 0 && static_cast<std::size_t>(node) < cloth_.nodeCount() && cloth_.kind[node] == NodeKind::Pinned;
+}
 
 bool Simulation::grab(NodeIndex node) {
   if (node < 0 || static_cast<std::size_t>(node) >= cloth_.nodeCount()) return false;
@@ -138,6 +186,7 @@ bool Simulation::grab(NodeIndex node) {
 }
 
 void Simulation::setHandleTarget(NodeIndex node, const Vec3& target) {
+  if (!std::isfinite(target.x) || !std::isfinite(target.y) || !std::isfinite(target.z)) return;
   for (Handle& h : kinematics_.handles)
     if (h.node == node) h.target = target;
 }

@@ -2,6 +2,7 @@
 // Owns a cloth, its parameters, colliders and kinematic nodes, and advances them in time.
 
 #include <optional>
+#include <string>
 #include <span>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct StepReport {
   int cgIterations = 0;        ///< implicit-cg only
   int colliderContacts = 0;
   int selfContacts = 0;
+  int recoveries = 0;          ///< sub-steps the guard undid (non-finite or runaway state)
+  std::string refused;         ///< why the step did not run (invalid parameters), else empty
 };
 
 /// Result of picking the cloth with a ray.
@@ -39,7 +42,17 @@ class Simulation {
   explicit Simulation(Cloth cloth, SimParams params = {}, std::vector<Collider> colliders = {});
 
   /// Advances by params().solver.h seconds, in params().solver.substeps sub-steps.
+  ///
+  /// Guarded: invalid parameters (NaN, h <= 0, ...) refuse the step and leave the state as it was
+  /// (lastStep().refused says why). A sub-step that leaves a non-finite state or a node faster than
+  /// kRunawaySpeed is undone and retried in 4, then 16 smaller pieces; if that fails too the state
+  /// is restored and the free nodes stopped (and while the state keeps failing, the retries are
+  /// skipped, so hopeless settings cost about twice the work, not twenty times). Each undone sub-step counts in lastStep().recoveries
+  /// and recoveries(). The state after step() is always finite.
   void step();
+
+  /// Guard recoveries since the simulation started.
+  long long recoveries() const { return recoveries_; }
 
   SimParams& params() { return params_; }
   const SimParams& params() const { return params_; }
@@ -69,6 +82,7 @@ class Simulation {
   void setState(std::span<const Vec3> x, std::span<const Vec3> v);
 
  private:
+  void guardedSubstep(Real h);
   void substep(Real h);
   void syncMass();
   void integrate(Real h);
@@ -87,7 +101,10 @@ class Simulation {
   StepReport report_;
 
   // Per-step scratch, sized once.
-  std::vector<Vec3> force_, xStart_;
+  std::vector<Vec3> force_, xStart_, vStart_;
+  std::vector<Vec3> safeX_, safeV_;  ///< the guard's copy of the state before a failed sub-step
+  long long recoveries_ = 0;
+  bool struggling_ = false;  ///< the last sub-step failed even in smaller pieces
   std::vector<NodeIndex> candidates_;
   std::vector<std::uint32_t> visitStamp_;
   std::uint32_t stamp_ = 0;
