@@ -139,7 +139,7 @@ Status parseValue(const ParamSpec& p, std::string_view text, ParamValue& out) {
 }
 
 // Whether resampling to `g` keeps the per-node mass within its valid range.
-bool setParamFromRatioSafe(const Settings& s, const GridSize& g) {
+bool massStaysInRange(const Settings& s, const GridSize& g) {
   const double ratio = static_cast<double>(s.scene.grid.nu) * s.scene.grid.nv / (static_cast<double>(g.nu) * g.nv);
   const ParamSpec* mass = findParam("mass");
   const double m = s.scene.params.material.massPerNode * ratio;
@@ -239,7 +239,10 @@ Status setParam(Settings& s, const ParamSpec& p, const ParamValue& value) {
             if (!g) return typeMismatch(p, expectedForm(p.field));
             if (g->nu < p.min || g->nu > p.max || g->nv < p.min || g->nv > p.max)
               return outOfRange(p, std::to_string(g->nu) + "x" + std::to_string(g->nv));
-            if (!setParamFromRatioSafe(s, *g)) return outOfRange(p, "with mass below its range");
+            if (!massStaysInRange(s, *g))
+              return Status::failure("parameter 'grid': " + std::to_string(g->nu) + "x" + std::to_string(g->nv) +
+                                     " would take the mass per node (the cloth's mass spread over more nodes) "
+                                     "outside " + formatRange(*findParam("mass")) + "; change mass first");
             sim::resampleGrid(s.scene, g->nu, g->nv);
             return Status::success();
           }},

@@ -73,6 +73,18 @@ TEST_CASE("param_table: bad values are refused with a message and leave the sett
   }
 }
 
+TEST_CASE("param_table: a new grid keeps the cloth: per-node mass and drag scale with node area") {
+  Settings s = *settingsForScene("flag");  // 10 x 10 nodes of 4 g, K_D = 0.01
+  REQUIRE(applyAssignment(s, "grid=20x20").ok());
+  CHECK(s.scene.params.material.massPerNode == Approx(0.001));
+  CHECK(s.scene.params.wind.dragCoefficient == Approx(0.0025));
+  REQUIRE(applyAssignment(s, "mass=0.00002").ok());
+  const Status st = applyAssignment(s, "grid=256x256");  // 2e-5 kg * 400 / 65536 is below 1e-5 kg
+  CHECK_FALSE(st.ok());
+  CHECK(st.message().find("change mass first") != std::string::npos);
+  CHECK(s.scene.grid.nu == 20);
+}
+
 TEST_CASE("param_table: range text names the limits") {
   CHECK(formatRange(*findParam("k")) == "[0, 100000]");
   CHECK(formatRange(*findParam("integrator")) == "{approx-implicit, explicit, implicit-cg}");

@@ -1,0 +1,69 @@
+#include "cloth/config/random_settings.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cloth/config/param_table.h"
+
+namespace cloth::config {
+namespace {
+
+double draw(const ParamSpec& p, std::mt19937& rng, const RandomRanges& r) {
+  std::uniform_real_distribution<double> unit(0, 1);
+  double lo = p.min, hi = p.max;
+  if (p.name == "h") lo = std::max(lo, r.minH);
+  if (p.name == "cg_iterations") hi = std::min(hi, double(r.maxCgIterations));
+  if (p.name == "substeps") hi = std::min(hi, double(r.maxSubsteps));
+  if (unit(rng) < r.extremes) return unit(rng) < 0.5 ? lo : hi;
+  if (lo > 0 && hi / lo > 100) return std::exp(std::log(lo) + unit(rng) * (std::log(hi) - std::log(lo)));
+  return lo + unit(rng) * (hi - lo);
+}
+
+ParamValue randomValue(const ParamSpec& p, std::mt19937& rng, const RandomRanges& r) {
+  return std::visit(
+      [&](const auto& field) -> ParamValue {
+        using F = std::decay_t<decltype(field)>;
+        if constexpr (std::is_same_v<F, RealField> || std::is_same_v<F, FloatField>) {
+          return draw(p, rng, r);
+        } else if constexpr (std::is_same_v<F, IntField>) {
+          return static_cast<int>(std::lround(draw(p, rng, r)));
+        } else if constexpr (std::is_same_v<F, BoolField>) {
+          return std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+        } else if constexpr (std::is_same_v<F, Vec3Field>) {
+          return sim::Vec3(draw(p, rng, r), draw(p, rng, r), draw(p, rng, r));
+        } else if constexpr (std::is_same_v<F, ChoiceField>) {
+          const auto options = field.options();
+          return std::string(options[std::uniform_int_distribution<std::size_t>(0, options.size() - 1)(rng)]);
+        } else {
+          std::uniform_int_distribution<int> side(2, r.maxGrid);
+          return GridSize{side(rng), side(rng)};
+        }
+      },
+      p.field);
+}
+
+void set(Settings& s, const ParamSpec& p, std::mt19937& rng, const RandomRanges& r) {
+  // A draw can still be refused (a grid that would push the per-node mass out of range): keep
+  // the old value then.
+  (void)setParam(s, p, randomValue(p, rng, r));
+}
+
+}  // namespace
+
+void randomizeSettings(Settings& s, std::mt19937& rng, const RandomRanges& r) {
+  set(s, *findParam("scene"), rng, r);
+  for (const ParamSpec& p : paramTable())
+    if (p.name != "scene") set(s, p, rng, r);
+}
+
+void randomizeOneParameter(Settings& s, std::mt19937& rng, const RandomRanges& r) {
+  const auto table = paramTable();
+  for (;;) {
+    const ParamSpec& p = table[std::uniform_int_distribution<std::size_t>(0, table.size() - 1)(rng)];
+    if (p.rebuildsCloth) continue;
+    set(s, p, rng, r);
+    return;
+  }
+}
+
+}  // namespace cloth::config

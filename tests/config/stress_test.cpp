@@ -1,0 +1,72 @@
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+#include "cloth/config/random_settings.h"
+#include "cloth/sim/guard.h"
+#include "cloth/sim/names.h"
+#include "cloth/sim/stats.h"
+
+using namespace cloth;
+
+namespace {
+
+int caseCount() {
+  const char* env = std::getenv("CLOTH_STRESS_CASES");  // the sanitizer run uses fewer
+  return env ? std::max(1, std::atoi(env)) : 50;
+}
+
+// Grabs a random free node and drags it somewhere within half a metre, or lets go.
+void randomDrag(sim::Simulation& s, std::mt19937& rng, sim::NodeIndex& held) {
+  std::uniform_real_distribution<double> offset(-0.5, 0.5);
+  if (held >= 0) {
+    s.release(held);
+    held = -1;
+    return;
+  }
+  const auto n = static_cast<sim::NodeIndex>(s.cloth().nodeCount());
+  const sim::NodeIndex node = std::uniform_int_distribution<sim::NodeIndex>(0, n - 1)(rng);
+  if (!s.grab(node)) return;
+  held = node;
+  s.setHandleTarget(node, s.cloth().x[node] + sim::Vec3(offset(rng), offset(rng), offset(rng)));
+}
+
+}  // namespace
+
+TEST_CASE("stress: random parameters over the documented ranges never leave a non-finite state") {
+  std::mt19937 rng(20261122);
+  long long steps = 0, recoveries = 0, escaped = 0;
+  const int cases = caseCount();
+  for (int c = 0; c < cases; ++c) {
+    config::Settings settings = *config::settingsForScene("flag");
+    config::RandomRanges ranges;
+    ranges.maxSubsteps = 8;  // more only multiplies the run time
+    config::randomizeSettings(settings, rng, ranges);
+    sim::Simulation s = sim::instantiate(settings.scene);
+    sim::NodeIndex held = -1;
+    const double h = settings.scene.params.solver.h;
+    const long long caseSteps = std::min<long long>(static_cast<long long>(1.5 / h), 1500);  // 1.5 s or 1500 steps
+    for (long long i = 0; i < caseSteps; ++i) {
+      if (i % 97 == 0) randomDrag(s, rng, held);
+      if (i % 499 == 0 && i > 0) {  // change a parameter on the fly, as a user dragging sliders does
+        config::randomizeOneParameter(settings, rng, ranges);
+        s.params() = settings.scene.params;
+      }
+      s.step();
+      if (!sim::isFinite(s.cloth()) || !sim::isHealthy(s.cloth())) ++escaped;
+    }
+    steps += caseSteps;
+    recoveries += s.recoveries();
+    if (std::getenv("CLOTH_STRESS_VERBOSE"))
+      std::printf("case %d %s %s h=%.2g substeps=%d grid=%dx%d steps=%lld recoveries=%lld\n", c,
+                  settings.scene.name.c_str(), std::string(sim::name(settings.scene.params.solver.integrator)).c_str(),
+                  h, settings.scene.params.solver.substeps, settings.scene.grid.nu, settings.scene.grid.nv, caseSteps,
+                  s.recoveries());
+    INFO("case " << c << ": scene " << settings.scene.name << ", h " << h);
+    REQUIRE(escaped == 0);
+  }
+  WARN("stress: " << cases << " cases, " << steps << " steps, " << recoveries << " guard recoveries, " << escaped
+                  << " non-finite states");
+}
