@@ -34,6 +34,7 @@ std::optional<cloth::config::Settings> initialSettings(const cloth::app::AppOpti
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a dead ffmpeg must become a write error, not a crash
+  std::signal(SIGXFSZ, SIG_IGN);  // so must a file-size limit
   auto parsed = cloth::app::parseAppOptions(argc, argv);
   if (auto* exitNow = std::get_if<cloth::app::ExitNow>(&parsed)) {
     (exitNow->code == 0 ? std::cout : std::cerr) << exitNow->text;

@@ -42,7 +42,18 @@ void ViewerState::applySettings() {
 
 void ViewerState::advance(int steps) {
   const auto start = Clock::now();
-  for (int i = 0; i < steps; ++i) simulation.step();
+  const long long recoveriesBefore = simulation.recoveries();
+  for (int i = 0; i < steps; ++i) {
+    simulation.step();
+    if (!simulation.lastStep().refused.empty()) {  // the panels validate, so this is a safety net
+      notify("simulation paused: " + simulation.lastStep().refused);
+      paused = true;
+      break;
+    }
+  }
+  if (simulation.recoveries() > recoveriesBefore && message.empty())
+    notify("the simulation blew up and was restored (" + std::to_string(simulation.recoveries()) +
+           " times so far): try a smaller h, softer springs or more mass");
   stats.stepsLastFrame = steps;
   if (steps > 0) stats.msPerStep = msSince(start) / steps;
   const sim::Cloth& c = simulation.cloth();

@@ -149,7 +149,9 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
   }
   run.wallSeconds = seconds(Clock::now() - start);
   run.simSeconds = simulation.time();
-  if (!sim::isFinite(simulation.cloth())) err << "clothsim: warning: the simulation became non-finite\n";
+  if (simulation.recoveries() > 0)
+    err << "clothsim: warning: the simulation blew up " << simulation.recoveries()
+        << " times and was restored each time (try a smaller h, softer springs or more mass)\n";
 
   if (!o.statsPath) return kExitOk;
   const std::string json = statsJson(run, simulation);

@@ -26,6 +26,7 @@ std::string statsJson(const RunStats& run, const sim::Simulation& sim) {
   j["wall_seconds"] = run.wallSeconds;
   j["ms_per_step"] = run.steps > 0 ? 1e3 * run.stepSeconds / static_cast<double>(run.steps) : 0.0;
   j["finite"] = finite;
+  j["recoveries"] = sim.recoveries();  // sub-steps the instability guard had to undo
   // JSON has no NaN: non-finite measurements are reported as null.
   auto number = [&](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   j["max_strain"] = number(sim::maxStrain(c, sim::SpringFamily::Structural));
