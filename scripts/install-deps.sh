@@ -12,6 +12,8 @@ packages=(
   libglfw3-dev libepoxy-dev libimgui-dev libgl1-mesa-dri libegl-mesa0
   # end-to-end tests: a real X display, mouse and keys, screenshots, JSON checks, OBJ import
   xvfb xauth xdotool imagemagick python3 assimp-utils
+  # fuzzing: clang with libFuzzer
+  clang libclang-rt-14-dev
 )
 
 missing=()
