@@ -2,6 +2,7 @@
 //   clothbench [--quick] [--json FILE]
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "cloth/sim/names.h"
 #include "refine_bench.h"
 #include "sim_bench.h"
+#include "soak.h"
 
 namespace {
 
@@ -20,6 +22,7 @@ using nlohmann::json;
 
 struct Options {
   bool quick = false;
+  long long soakSteps = 0;
   std::string jsonPath;
 };
 
@@ -27,6 +30,7 @@ bool parse(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) o.quick = true;
     else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) o.jsonPath = argv[++i];
+    else if (std::strcmp(argv[i], "--soak") == 0 && i + 1 < argc) o.soakSteps = std::atoll(argv[++i]);
     else return false;
   }
   return true;
@@ -88,12 +92,20 @@ json refineTable(const Options& o) {
   return out;
 }
 
+// Exit 1 if any non-finite or runaway state escaped the guard.
+int runSoak(long long steps) {
+  const bench::SoakResult r = bench::soak(steps, 20261122);
+  std::printf("soak: %lld steps, %lld scenes, %lld parameter changes, %lld guard recoveries, %lld escaped, %.1f s\n",
+              r.steps, r.scenes, r.parameterChanges, r.recoveries, r.escaped, r.wallSeconds);
+  return r.escaped == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, o)) {
-    std::fprintf(stderr, "usage: clothbench [--quick] [--json FILE]\n");
+    std::fprintf(stderr, "usage: clothbench [--quick] [--json FILE] | --soak STEPS\n");
     return 2;
   }
   if (!o.jsonPath.empty())
@@ -104,6 +116,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "clothbench: %s\n", st.message().c_str());
       return 2;
     }
+  if (o.soakSteps > 0) return runSoak(o.soakSteps);
   json report;
   report["quick"] = o.quick;
   report["steps"] = stepTable(o);

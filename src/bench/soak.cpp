@@ -1,0 +1,64 @@
+#include "soak.h"
+
+#include <chrono>
+#include <optional>
+#include <random>
+
+#include "cloth/config/random_settings.h"
+#include "cloth/sim/guard.h"
+#include "cloth/sim/stats.h"
+
+namespace cloth::bench {
+namespace {
+
+constexpr long long kSceneEvery = 20000, kParameterEvery = 500, kDragEvery = 97;
+
+void dragOrRelease(sim::Simulation& s, std::mt19937& rng, sim::NodeIndex& held) {
+  if (held >= 0) {
+    s.release(held);
+    held = -1;
+    return;
+  }
+  const auto n = static_cast<sim::NodeIndex>(s.cloth().nodeCount());
+  const sim::NodeIndex node = std::uniform_int_distribution<sim::NodeIndex>(0, n - 1)(rng);
+  if (!s.grab(node)) return;
+  held = node;
+  std::uniform_real_distribution<double> offset(-1, 1);
+  s.setHandleTarget(node, s.cloth().x[node] + sim::Vec3(offset(rng), offset(rng), offset(rng)));
+}
+
+}  // namespace
+
+SoakResult soak(long long steps, unsigned seed) {
+  std::mt19937 rng(seed);
+  config::RandomRanges ranges;
+  ranges.maxGrid = 16;
+  SoakResult r;
+  const auto start = std::chrono::steady_clock::now();
+  config::Settings settings = *config::settingsForScene("flag");
+  std::optional<sim::Simulation> s;
+  sim::NodeIndex held = -1;
+  for (long long i = 0; i < steps; ++i) {
+    if (i % kSceneEvery == 0) {
+      if (s) r.recoveries += s->recoveries();
+      config::randomizeSettings(settings, rng, ranges);
+      s.emplace(sim::instantiate(settings.scene));
+      held = -1;
+      ++r.scenes;
+    }
+    if (i % kParameterEvery == kParameterEvery - 1) {
+      config::randomizeOneParameter(settings, rng, ranges);
+      s->params() = settings.scene.params;
+      ++r.parameterChanges;
+    }
+    if (i % kDragEvery == 0) dragOrRelease(*s, rng, held);
+    s->step();
+    if (!sim::isFinite(s->cloth()) || !sim::isHealthy(s->cloth())) ++r.escaped;
+  }
+  if (s) r.recoveries += s->recoveries();
+  r.steps = steps;
+  r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace cloth::bench
