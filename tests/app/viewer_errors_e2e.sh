@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Wrong flags, bad values, unreadable or malformed presets and unwritable or full capture folders:
+# clothview and clothsim exit or carry on exactly as the README says, with the message.
+clothview="$1"
+clothsim="$2"
+source "$(dirname "$0")/e2e_lib.sh"
+
+expect() {  # expect CODE MESSAGE COMMAND...: exit code and a message on stderr
+  local want="$1" text="$2"
+  shift 2
+  local err rc
+  err=$("$@" 2>&1 >/dev/null)
+  rc=$?
+  [ "$rc" = "$want" ] || fail "$* exited $rc, expected $want ($err)"
+  grep -qF -- "$text" <<<"$err" || fail "$* said '$err', expected '$text'"
+}
+
+# Bad input: exit 2 before anything opens.
+echo '{"format": "clothview-preset", "version": 1, "params": {"k": ' >"$work/truncated.json"
+echo '{"format": "clothview-preset", "version": 1, "params": {"k": "soft"}}' >"$work/wrongtype.json"
+printf '\xff\xfe{' >"$work/binary.json"
+expect 2 "--bogus" "$clothview" --bogus
+expect 2 "unknown scene 'moon'" "$clothview" --scene moon
+expect 2 "parameter 'k' expects a number" "$clothview" --set k=abc
+expect 2 "must be a finite number" "$clothview" --set h=nan
+expect 2 "--camera expects" "$clothview" --camera 1,2
+expect 2 "cannot read preset" "$clothview" --preset "$work/missing.json"
+expect 2 "not valid JSON" "$clothview" --preset "$work/truncated.json"
+expect 2 "field 'k' expects a number" "$clothview" --preset "$work/wrongtype.json"
+expect 2 "not valid JSON" "$clothview" --preset "$work/binary.json"
+expect 2 "outside" "$clothsim" --set mass=0
+
+# A folder that cannot exist: headless recording refuses to start (exit 1).
+expect 1 "cannot record" env -u DISPLAY "$clothview" --headless --seconds 0.1 --record /proc/clothview/frames
+
+# A disk that fills up mid-recording: a 300 KB tmpfs (root), else a per-file size limit.
+small="$work/small"
+mkdir "$small"
+if mount -t tmpfs -o size=300k tmpfs "$small" 2>/dev/null; then
+  trap 'umount "$small" 2>/dev/null; rm -rf "$work"' EXIT
+  full_disk() { "$@"; }
+else
+  echo "note: cannot mount a tmpfs here; limiting file size instead"
+  full_disk() { (ulimit -f 40; "$@"); }
+fi
+check_kept() {  # every frame that exists is a whole PNG, and no temporary files are left
+  for f in "$1"/frame_*; do [ -e "$f" ] || continue; identify "$f" >/dev/null 2>&1 || fail "$f is damaged"; done
+  ! ls -a "$1" | grep -q '\.tmp' || fail "temporary files left in $1"
+}
+
+env -u DISPLAY bash -c "$(declare -f full_disk); full_disk '$clothview' --headless --seconds 2 --fps 30 \
+  --width 240 --height 160 --record '$small/headless'" >"$work/headless.log" 2>&1
+rc=$?
+[ "$rc" = 1 ] || fail "headless recording onto a full disk exited $rc, expected 1"
+grep -q "recording stopped" "$work/headless.log" || fail "no message: $(tail -2 "$work/headless.log")"
+written=$(ls "$small/headless/recording_0001" | grep -c frame_)
+echo "headless recording stopped after $written frames"
+check_kept "$small/headless/recording_0001"
+rm -rf "$small/headless"
+
+# The windowed viewer keeps running when its recording folder is unwritable or the disk fills.
+in_xvfb "'$clothview' --scene flag --record /proc/clothview/frames --exit-after 3" >"$work/win1.log" 2>&1
+[ $? = 0 ] || fail "the viewer did not carry on after an unwritable recording folder"
+grep -q "recording not started" "$work/win1.log" || fail "no message about the folder: $(cat "$work/win1.log")"
+grep -q "fps)" "$work/win1.log" || fail "the viewer stopped early"
+in_xvfb "$(declare -f full_disk); full_disk '$clothview' --scene flag --width 320 --height 200 --record '$small/window' --exit-after 5" \
+  >"$work/win2.log" 2>&1
+[ $? = 0 ] || fail "the viewer did not carry on after the disk filled"
+grep -q "recording stopped" "$work/win2.log" || fail "no message about the full disk: $(cat "$work/win2.log")"
+echo "windowed recording stopped after $(ls "$small/window/recording_0001" | grep -c frame_) frames"
+check_kept "$small/window/recording_0001"
+rm -rf "$small/window"
+
+# clothsim: an export that runs out of space exits 1 and keeps the frames it wrote.
+bash -c "$(declare -f full_disk); full_disk '$clothsim' --scene ball --seconds 1 --every 10 --detail hadap \
+  --export-obj '$small/obj'" >"$work/sim.log" 2>&1
+[ $? = 1 ] || fail "clothsim on a full disk did not exit 1"
+grep -q "cannot write" "$work/sim.log" || fail "no message from clothsim: $(cat "$work/sim.log")"
+! ls -a "$small/obj" | grep -q '\.tmp' || fail "clothsim left temporary files"
+for f in "$small"/obj/frame_*.obj; do
+  [ -e "$f" ] || continue
+  tail -c 200 "$f" | grep -q "^f " || fail "$f is truncated"
+done
+finish
