@@ -10,13 +10,6 @@
 namespace cloth::app {
 namespace {
 
-template <class... Fs>
-struct Overloaded : Fs... {
-  using Fs::operator()...;
-};
-template <class... Fs>
-Overloaded(Fs...) -> Overloaded<Fs...>;
-
 // Sliders spanning more than three decades move logarithmically.
 ImGuiSliderFlags sliderFlags(const config::ParamSpec& p) {
   ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp;
@@ -67,7 +60,7 @@ bool paramWidget(config::Settings& s, std::string_view name, std::string& error)
   if (!p) return false;
   ImGui::PushID(p->name.data());
   const bool changed = std::visit(
-      Overloaded{
+      config::Overloaded{
           [&](config::RealField) { return realWidget(s, *p, error); },
           [&](config::FloatField) { return realWidget(s, *p, error); },
           [&](config::IntField) {

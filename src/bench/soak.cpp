@@ -13,20 +13,6 @@ namespace {
 
 constexpr long long kSceneEvery = 20000, kParameterEvery = 500, kDragEvery = 97;
 
-void dragOrRelease(sim::Simulation& s, std::mt19937& rng, sim::NodeIndex& held) {
-  if (held >= 0) {
-    s.release(held);
-    held = -1;
-    return;
-  }
-  const auto n = static_cast<sim::NodeIndex>(s.cloth().nodeCount());
-  const sim::NodeIndex node = std::uniform_int_distribution<sim::NodeIndex>(0, n - 1)(rng);
-  if (!s.grab(node)) return;
-  held = node;
-  std::uniform_real_distribution<double> offset(-1, 1);
-  s.setHandleTarget(node, s.cloth().x[node] + sim::Vec3(offset(rng), offset(rng), offset(rng)));
-}
-
 }  // namespace
 
 SoakResult soak(long long steps, unsigned seed) {
@@ -51,7 +37,7 @@ SoakResult soak(long long steps, unsigned seed) {
       s->params() = settings.scene.params;
       ++r.parameterChanges;
     }
-    if (i % kDragEvery == 0) dragOrRelease(*s, rng, held);
+    if (i % kDragEvery == 0) config::randomDragOrRelease(*s, rng, held, 1);
     s->step();
     if (!sim::isFinite(s->cloth()) || !sim::isHealthy(s->cloth())) ++r.escaped;
   }

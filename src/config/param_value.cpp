@@ -9,13 +9,6 @@
 namespace cloth::config {
 namespace {
 
-template <class... Fs>
-struct Overloaded : Fs... {
-  using Fs::operator()...;
-};
-template <class... Fs>
-Overloaded(Fs...) -> Overloaded<Fs...>;
-
 // Shortest text that reads back as the same value; plain decimals while they stay short.
 template <class T>
 std::string formatShortest(T v) {

@@ -14,13 +14,6 @@ using nlohmann::json;
 constexpr std::string_view kFormat = "clothview-preset";
 constexpr int kVersion = 1;
 
-template <class... Fs>
-struct Overloaded : Fs... {
-  using Fs::operator()...;
-};
-template <class... Fs>
-Overloaded(Fs...) -> Overloaded<Fs...>;
-
 json toJson(const ParamValue& v) {
   return std::visit(Overloaded{[](double d) { return json(d); }, [](int i) { return json(i); },
                                [](bool b) { return json(b); },

@@ -66,4 +66,18 @@ void randomizeOneParameter(Settings& s, std::mt19937& rng, const RandomRanges& r
   }
 }
 
+void randomDragOrRelease(sim::Simulation& s, std::mt19937& rng, sim::NodeIndex& held, double reach) {
+  if (held >= 0) {
+    s.release(held);
+    held = -1;
+    return;
+  }
+  const auto n = static_cast<sim::NodeIndex>(s.cloth().nodeCount());
+  const sim::NodeIndex node = std::uniform_int_distribution<sim::NodeIndex>(0, n - 1)(rng);
+  if (!s.grab(node)) return;
+  held = node;
+  std::uniform_real_distribution<double> offset(-reach, reach);
+  s.setHandleTarget(node, s.cloth().x[node] + sim::Vec3(offset(rng), offset(rng), offset(rng)));
+}
+
 }  // namespace cloth::config

@@ -91,67 +91,58 @@ void AabbTree::refit(std::span<const Vec3> x, Real margin) {
   }
 }
 
-void AabbTree::overlapping(const Aabb& box, std::span<const Vec3> x, std::span<const Triangle> triangles,
-                           std::vector<int>& out) const {
+// Depth-first walk: descends into nodes for which enter(box) holds and calls leaf(node) on the
+// leaves reached.
+template <class Enter, class Leaf>
+void AabbTree::visitLeaves(Enter enter, Leaf leaf) const {
   if (nodes_.empty()) return;
   std::int32_t stack[64];
   int top = 0;
   stack[top++] = 0;
   while (top > 0) {
     const Node& node = nodes_[stack[--top]];
-    if (!node.box.overlaps(box)) continue;
-    if (node.left < 0) {
-      for (int i = node.first; i < node.first + node.count; ++i)  // leaves are small: boxes on demand
-        if (triangleBox(x, triangles[order_[i]]).inflated(margin_).overlaps(box)) out.push_back(order_[i]);
-    } else {
+    if (!enter(node.box)) continue;
+    if (node.left >= 0) {
       stack[top++] = node.left;
       stack[top++] = node.right;
+    } else {
+      leaf(node);
     }
   }
 }
 
+void AabbTree::overlapping(const Aabb& box, std::span<const Vec3> x, std::span<const Triangle> triangles,
+                           std::vector<int>& out) const {
+  visitLeaves([&](const Aabb& b) { return b.overlaps(box); },
+              [&](const Node& node) {
+                for (int i = node.first; i < node.first + node.count; ++i)  // leaves are small: boxes on demand
+                  if (triangleBox(x, triangles[order_[i]]).inflated(margin_).overlaps(box))
+                    out.push_back(order_[i]);
+              });
+}
+
 void AabbTree::verticesIn(const Aabb& box, std::span<const Vec3> x, std::vector<NodeIndex>& out) const {
-  if (nodes_.empty()) return;
-  std::int32_t stack[64];
-  int top = 0;
-  stack[top++] = 0;
-  while (top > 0) {
-    const Node& node = nodes_[stack[--top]];
-    if (!node.box.overlaps(box)) continue;
-    if (node.left >= 0) {
-      stack[top++] = node.left;
-      stack[top++] = node.right;
-      continue;
-    }
-    for (std::uint32_t k = leafVertexStart_[node.leaf]; k < leafVertexStart_[node.leaf + 1]; ++k)
-      if (box.contains(x[leafVertices_[k]])) out.push_back(leafVertices_[k]);
-  }
+  visitLeaves([&](const Aabb& b) { return b.overlaps(box); },
+              [&](const Node& node) {
+                for (std::uint32_t k = leafVertexStart_[node.leaf]; k < leafVertexStart_[node.leaf + 1]; ++k)
+                  if (box.contains(x[leafVertices_[k]])) out.push_back(leafVertices_[k]);
+              });
 }
 
 std::optional<RayHit> AabbTree::raycast(const Ray& ray, std::span<const Vec3> x,
                                         std::span<const Triangle> triangles, Real tMax) const {
   std::optional<RayHit> best;
-  if (nodes_.empty()) return best;
-  std::int32_t stack[64];
-  int top = 0;
-  stack[top++] = 0;
-  while (top > 0) {
-    const Node& node = nodes_[stack[--top]];
-    const Real limit = best ? best->t : tMax;
-    if (!intersects(ray, node.box, limit)) continue;
-    if (node.left >= 0) {
-      stack[top++] = node.left;
-      stack[top++] = node.right;
-      continue;
-    }
-    for (int i = node.first; i < node.first + node.count; ++i) {
-      const auto& v = triangles[order_[i]].v;
-      Real t;
-      Vec3 bary;
-      if (intersects(ray, x[v[0]], x[v[1]], x[v[2]], best ? best->t : tMax, t, bary) && (!best || t < best->t))
-        best = RayHit{order_[i], t, bary, ray.at(t)};
-    }
-  }
+  visitLeaves([&](const Aabb& b) { return intersects(ray, b, best ? best->t : tMax); },
+              [&](const Node& node) {
+                for (int i = node.first; i < node.first + node.count; ++i) {
+                  const auto& v = triangles[order_[i]].v;
+                  Real t;
+                  Vec3 bary;
+                  const bool hit = intersects(ray, x[v[0]], x[v[1]], x[v[2]], best ? best->t : tMax, t, bary);
+                  if (hit && (!best || t < best->t))  // ties keep the first triangle found
+                    best = RayHit{order_[i], t, bary, ray.at(t)};
+                }
+              });
   return best;
 }
 

@@ -6,11 +6,7 @@
 
 #include <glm/geometric.hpp>
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define CLOTH_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define CLOTH_VECTOR_CLONES
-#endif
+#include "vector_clones.h"
 
 namespace cloth::sim {
 namespace {

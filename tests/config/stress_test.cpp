@@ -17,22 +17,6 @@ int caseCount() {
   const char* env = std::getenv("CLOTH_STRESS_CASES");  // the sanitizer run uses fewer
   return env ? std::max(1, std::atoi(env)) : 50;
 }
-
-// Grabs a random free node and drags it somewhere within half a metre, or lets go.
-void randomDrag(sim::Simulation& s, std::mt19937& rng, sim::NodeIndex& held) {
-  std::uniform_real_distribution<double> offset(-0.5, 0.5);
-  if (held >= 0) {
-    s.release(held);
-    held = -1;
-    return;
-  }
-  const auto n = static_cast<sim::NodeIndex>(s.cloth().nodeCount());
-  const sim::NodeIndex node = std::uniform_int_distribution<sim::NodeIndex>(0, n - 1)(rng);
-  if (!s.grab(node)) return;
-  held = node;
-  s.setHandleTarget(node, s.cloth().x[node] + sim::Vec3(offset(rng), offset(rng), offset(rng)));
-}
-
 }  // namespace
 
 TEST_CASE("stress: random parameters over the documented ranges never leave a non-finite state") {
@@ -49,7 +33,7 @@ TEST_CASE("stress: random parameters over the documented ranges never leave a no
     const double h = settings.scene.params.solver.h;
     const long long caseSteps = std::min<long long>(static_cast<long long>(1.5 / h), 1500);  // 1.5 s or 1500 steps
     for (long long i = 0; i < caseSteps; ++i) {
-      if (i % 97 == 0) randomDrag(s, rng, held);
+      if (i % 97 == 0) config::randomDragOrRelease(s, rng, held, 0.5);
       if (i % 499 == 0 && i > 0) {  // change a parameter on the fly, as a user dragging sliders does
         config::randomizeOneParameter(settings, rng, ranges);
         s.params() = settings.scene.params;

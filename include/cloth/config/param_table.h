@@ -36,6 +36,14 @@ struct GridField {};
 using ParamField = std::variant<RealField, FloatField, IntField, BoolField, Vec3Field, ChoiceField, GridField>;
 using ParamValue = std::variant<double, int, bool, sim::Vec3, std::string, GridSize>;
 
+/// A visitor made of lambdas, one per alternative: std::visit(Overloaded{...}, field).
+template <class... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <class... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
 /// Where a parameter is shown in the viewer.
 enum class ParamGroup { Scene, Solver, Material, Wind, Collision, Detail };
 

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "cloth/config/settings.h"
+#include "cloth/sim/simulation.h"
 
 namespace cloth::config {
 
@@ -22,5 +23,10 @@ void randomizeSettings(Settings& s, std::mt19937& rng, const RandomRanges& range
 
 /// Changes one parameter (never the scene, grid or topology) to a random valid value.
 void randomizeOneParameter(Settings& s, std::mt19937& rng, const RandomRanges& ranges = {});
+
+/// A random mouse for stress runs: lets go of `held` if a node is held (held becomes -1), else
+/// grabs a random node and drags it up to `reach` metres along each axis (held becomes that node,
+/// unless it could not be grabbed).
+void randomDragOrRelease(sim::Simulation& s, std::mt19937& rng, sim::NodeIndex& held, double reach);
 
 }  // namespace cloth::config

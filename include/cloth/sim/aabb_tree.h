@@ -55,6 +55,8 @@ class AabbTree {
     std::int32_t count = 0;
     std::int32_t leaf = -1;   ///< leaf number (index into leafVertexStart_)
   };
+  template <class Enter, class Leaf>
+  void visitLeaves(Enter enter, Leaf leaf) const;
   std::int32_t buildRange(std::span<const Vec3> centroids, int first, int count);
 
   std::vector<Node> nodes_;  ///< parents before children
