@@ -308,7 +308,23 @@ void StencilWork::prepare(const Cloth& cloth) {
 void stencilSpringForces(const SpringStencil& s, const Stiffness& k, const NodeArrays& x, const NodeArrays* v,
                          Real h, std::vector<NodeArrays>& perGroup, NodeArrays& out) {
   const GroupTable table = groupTable(s, k);
-  if (table.count <= 0) return;
+  if (table.count < 0) {  // more groups than the table holds: one group at a time
+    perGroup.resize(1);
+    NodeArrays& t = perGroup[0];
+    t.resize(s.nodes);
+    for (const SpringGroup& g : s.groups) {
+      const Real kf = k.of(g.family);
+      if (kf == 0) continue;
+      const std::size_t n = slots(s, g), off = static_cast<std::size_t>(g.offset);
+      groupForces(n, off, x.x.data(), x.y.data(), x.z.data(), v ? v->x.data() : nullptr, v ? v->y.data() : nullptr,
+                  v ? v->z.data() : nullptr, h * kf, g.rest.data(), kf, kf * k.compression, t.x.data(), t.y.data(),
+                  t.z.data());
+      zeroTail(n, t);
+      scatterGroup(off, t, out);
+    }
+    return;
+  }
+  if (table.count == 0) return;
   perGroup.resize(static_cast<std::size_t>(table.count));
   const Real *tx[8], *ty[8], *tz[8];
   int slot = 0;
