@@ -13,10 +13,15 @@ double median(std::vector<double>& values) {
 }
 
 Timing measure(const std::function<void()>& body, int runs, int warmup) {
-  for (int i = 0; i < warmup; ++i) body();
+  return measure([] {}, body, runs, warmup);
+}
+
+Timing measure(const std::function<void()>& setup, const std::function<void()>& body, int runs, int warmup) {
+  for (int i = 0; i < warmup; ++i) setup(), body();
   std::vector<double> ms;
   ms.reserve(static_cast<std::size_t>(runs));
   for (int i = 0; i < runs; ++i) {
+    setup();
     const auto start = std::chrono::steady_clock::now();
     body();
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());

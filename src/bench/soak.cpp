@@ -15,7 +15,7 @@ constexpr long long kSceneEvery = 20000, kParameterEvery = 500, kDragEvery = 97;
 
 }  // namespace
 
-SoakResult soak(long long steps, unsigned seed) {
+SoakResult soak(long long steps, unsigned seed, const std::function<void(const SoakResult&)>& progress) {
   std::mt19937 rng(seed);
   config::RandomRanges ranges;
   ranges.maxGrid = 16;
@@ -24,9 +24,15 @@ SoakResult soak(long long steps, unsigned seed) {
   config::Settings settings = *config::settingsForScene("flag");
   std::optional<sim::Simulation> s;
   sim::NodeIndex held = -1;
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   for (long long i = 0; i < steps; ++i) {
     if (i % kSceneEvery == 0) {
       if (s) r.recoveries += s->recoveries();
+      if (progress && i > 0) {
+        r.steps = i;
+        r.wallSeconds = elapsed();
+        progress(r);
+      }
       config::randomizeSettings(settings, rng, ranges);
       s.emplace(sim::instantiate(settings.scene));
       held = -1;
@@ -43,7 +49,7 @@ SoakResult soak(long long steps, unsigned seed) {
   }
   if (s) r.recoveries += s->recoveries();
   r.steps = steps;
-  r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.wallSeconds = elapsed();
   return r;
 }
 

@@ -2,6 +2,8 @@
 // A long run under random settings, parameter changes and drags: nothing non-finite may escape
 // the simulation's guard.
 
+#include <functional>
+
 namespace cloth::bench {
 
 struct SoakResult {
@@ -14,7 +16,8 @@ struct SoakResult {
 };
 
 /// `steps` steps: random settings over the documented ranges, a fresh scene every 20000 steps, one
-/// parameter changed every 500 steps, a node grabbed or released every 97.
-SoakResult soak(long long steps, unsigned seed);
+/// parameter changed every 500 steps, a node grabbed or released every 97. `progress`, if given,
+/// sees the counts so far before each fresh scene.
+SoakResult soak(long long steps, unsigned seed, const std::function<void(const SoakResult&)>& progress = {});
 
 }  // namespace cloth::bench
