@@ -7,6 +7,7 @@
 
 #include "cloth/detail/grid_surface.h"
 #include "cloth/detail/spline.h"
+#include "cloth/sim/grid_normals.h"
 
 namespace cloth::detail {
 namespace {
@@ -79,7 +80,7 @@ void Refiner::resize(int keyNu, int keyNv, int refine, SurfaceMesh& out) {
   segmentRest_.resize(static_cast<std::size_t>(std::max(keyNu, keyNv)));
   restU_.resize(static_cast<std::size_t>(keyNu - 1) * keyNv);
   restV_.resize(static_cast<std::size_t>(keyNu) * (keyNv - 1));
-  frameX_.resize(static_cast<std::size_t>(std::max(nu * keyNv, keyNu * nv)));
+  frameX_.resize(static_cast<std::size_t>(nu) * keyNv);
   frameN_.resize(frameX_.size());
   if (out.nu == nu && out.nv == nv && refine == refine_ && keyNu == keyNu_ && keyNv == keyNv_) return;
   refine_ = refine;
@@ -106,7 +107,7 @@ void Refiner::resize(int keyNu, int keyNv, int refine, SurfaceMesh& out) {
 void Refiner::loadKeys(const sim::Cloth& cloth) {
   const int nu = cloth.nu, nv = cloth.nv;
   for (std::size_t i = 0; i < cloth.nodeCount(); ++i) keyX_[i] = glm::vec3(cloth.x[i]);
-  gridNormals(nu, nv, keyX_, keyN_);
+  sim::gridNormals<glm::vec3>(nu, nv, keyX_, keyN_, glm::vec3(0, 0, 1));
   for (int j = 0; j < nv; ++j)
     for (int i = 0; i < nu; ++i) {
       const auto& r = cloth.restX;
@@ -115,50 +116,31 @@ void Refiner::loadKeys(const sim::Cloth& cloth) {
     }
 }
 
-// Tensor product of the two passes. U then V: splines along u through the key nodes of every key row
-// give the frame nodes on key rows; splines along v through those give every node. V then U is the
-// mirror image (used to check that the order does not matter).
-void Refiner::splineSurface(bool wrinkled, bool normals, float c, PassOrder order, SurfaceMesh& out) {
-  const int knu = keyNu_, knv = keyNv_, r = refine_, nu = out.nu, nv = out.nv;
+// Tensor product of the two passes (Kang §3.1): splines along u through the key nodes of every key
+// row give the frame nodes on key rows; splines along v through those give every node. The spline is
+// linear in its control points, so the other order would give the same smooth surface.
+void Refiner::splineSurface(bool wrinkled, bool normals, float c, SurfaceMesh& out) {
+  const int knu = keyNu_, knv = keyNv_, r = refine_, nu = out.nu;
   weights_.resize(static_cast<std::size_t>(r));
   for (int s = 0; s < r; ++s) weights_[s] = catmullRomWeights(static_cast<float>(s) / static_cast<float>(r));
   // The first pass's normals feed the second one's wrinkles; the second pass's are kept only when
   // asked for (Hadap displaces along them); otherwise the surface's normals are recomputed anyway.
   const CurveOptions first{r, weights_.data(), normals || wrinkled, wrinkled, c};
   const CurveOptions second{r, weights_.data(), normals, wrinkled, c};
-  std::vector<float>& lengths = segmentRest_;
-  auto restAlong = [&](bool alongU, int line, float position) {  // rest length of segments on one line
-    const int segments = (alongU ? knu : knv) - 1;
-    for (int k = 0; k < segments; ++k) {
-      if (alongU) {  // line = key row j; or between key rows when position is fractional
-        const int j = line, j1 = std::min(j + 1, knv - 1);
-        lengths[k] = (1 - position) * restU_[j * (knu - 1) + k] + position * restU_[j1 * (knu - 1) + k];
-      } else {
-        const int i = line, i1 = std::min(i + 1, knu - 1);
-        lengths[k] = (1 - position) * restV_[k * knu + i] + position * restV_[k * knu + i1];
-      }
-    }
-    return std::span<const float>(lengths.data(), static_cast<std::size_t>(segments));
-  };
-  const bool uFirst = order == PassOrder::UThenV;
-  const int lines = uFirst ? knv : knu;        // key lines of the first pass
-  const int firstLen = uFirst ? nu : nv;       // points per first-pass curve
-  for (int line = 0; line < lines; ++line) {   // first pass: through key nodes
-    Strided px{keyX_.data() + (uFirst ? line * knu : line), uFirst ? 1 : knu};
-    Strided pn{keyN_.data() + (uFirst ? line * knu : line), uFirst ? 1 : knu};
-    const CurveInput in{px, pn, uFirst ? knu : knv, restAlong(uFirst, line, 0)};
-    splineCurve(in, first, Strided{frameX_.data() + line * firstLen, 1},
-                Strided{frameN_.data() + line * firstLen, 1});
+  for (int j = 0; j < knv; ++j) {  // first pass: along u through the key nodes of key row j
+    for (int k = 0; k + 1 < knu; ++k) segmentRest_[k] = restU_[j * (knu - 1) + k];
+    const CurveInput in{Strided{keyX_.data() + j * knu, 1}, Strided{keyN_.data() + j * knu, 1}, knu,
+                        std::span<const float>(segmentRest_.data(), static_cast<std::size_t>(knu - 1))};
+    splineCurve(in, first, Strided{frameX_.data() + j * nu, 1}, Strided{frameN_.data() + j * nu, 1});
   }
-  const int curves = uFirst ? nu : nv;         // second pass: through frame nodes
-  for (int k = 0; k < curves; ++k) {
-    const int key = std::min(k / r, (uFirst ? knu : knv) - 2);
-    const float frac = static_cast<float>(k - key * r) / static_cast<float>(r);
-    const CurveInput in{Strided{frameX_.data() + k, firstLen}, Strided{frameN_.data() + k, firstLen}, lines,
-                        restAlong(!uFirst, key, frac)};
-    Strided outX{out.positions.data() + (uFirst ? k : k * nu), uFirst ? nu : 1};
-    Strided outN{out.normals.data() + (uFirst ? k : k * nu), uFirst ? nu : 1};
-    splineCurve(in, second, outX, outN);
+  for (int col = 0; col < nu; ++col) {  // second pass: along v through the frame nodes of column col
+    // Rest length along v between key rows, interpolated between the key columns around col.
+    const int i = std::min(col / r, knu - 2), i1 = std::min(i + 1, knu - 1);
+    const float f = static_cast<float>(col - i * r) / static_cast<float>(r);
+    for (int k = 0; k + 1 < knv; ++k) segmentRest_[k] = (1 - f) * restV_[k * knu + i] + f * restV_[k * knu + i1];
+    const CurveInput in{Strided{frameX_.data() + col, nu}, Strided{frameN_.data() + col, nu}, knv,
+                        std::span<const float>(segmentRest_.data(), static_cast<std::size_t>(knv - 1))};
+    splineCurve(in, second, Strided{out.positions.data() + col, nu}, Strided{out.normals.data() + col, nu});
   }
 }
 
@@ -202,15 +184,15 @@ void Refiner::modulate(const sim::Cloth& cloth, const HadapSettings& settings, S
     out.wrinkleHeight[i] = depth * glm::dot(out.patternAmplitude[i], patternSample_[i]);
 }
 
-void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, SurfaceMesh& out, PassOrder order) {
+void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, SurfaceMesh& out) {
   const int r = s.mode == DetailMode::Key ? 1 : std::max(1, s.refine);
   resize(cloth.nu, cloth.nv, r, out);
   loadKeys(cloth);
   if (r == 1) std::copy(keyX_.begin(), keyX_.end(), out.positions.begin());
-  else splineSurface(s.mode == DetailMode::Wrinkled, s.mode == DetailMode::Hadap, s.wrinkleFrequency, order, out);
+  else splineSurface(s.mode == DetailMode::Wrinkled, s.mode == DetailMode::Hadap, s.wrinkleFrequency, out);
   computeStrain(cloth, out);
   if (s.mode == DetailMode::Hadap) {
-    if (r == 1) gridNormals(out.nu, out.nv, out.positions, out.normals);
+    if (r == 1) sim::gridNormals<glm::vec3>(out.nu, out.nv, out.positions, out.normals, glm::vec3(0, 0, 1));
     modulate(cloth, s.hadap, out);
     // Displaced along the smooth normals the spline passes interpolated.
     if (s.hadap.displace)
@@ -219,7 +201,7 @@ void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, SurfaceMe
     std::fill(out.patternAmplitude.begin(), out.patternAmplitude.end(), glm::vec2(0));
     std::fill(out.wrinkleHeight.begin(), out.wrinkleHeight.end(), 0.0f);
   }
-  gridNormals(out.nu, out.nv, out.positions, out.normals);
+  sim::gridNormals<glm::vec3>(out.nu, out.nv, out.positions, out.normals, glm::vec3(0, 0, 1));
 }
 
 }  // namespace cloth::detail

@@ -11,4 +11,8 @@ Real Stiffness::of(SpringFamily f) const {
   return 0;
 }
 
+void advancePositions(Cloth& cloth, Real h) {
+  for (std::size_t i = 0; i < cloth.x.size(); ++i) cloth.x[i] += h * cloth.v[i];
+}
+
 }  // namespace cloth::sim

@@ -1,7 +1,5 @@
 #include "cloth/sim/explicit_euler.h"
 
-#include "cloth/sim/approx_implicit.h"
-
 namespace cloth::sim {
 
 void stepExplicit(Cloth& cloth, Real h, std::span<const Vec3> force) {

@@ -1,8 +1,11 @@
 #include "cloth/sim/forces.h"
 
-#include <cmath>
+#include <algorithm>
 
 #include <glm/geometric.hpp>
+
+#include "cloth/sim/grid_normals.h"
+#include "cloth/sim/wind.h"
 
 namespace cloth::sim {
 
@@ -15,22 +18,15 @@ Vec3 springForce(const Vec3& xa, const Vec3& xb, Real rest, Real k, Real compres
   return (stiffness * (len - rest) / len) * d;
 }
 
-std::span<const Spring> familySprings(const Cloth& cloth, SpringFamily family) {
-  const SpringRange& r = cloth.range(family);
-  return std::span<const Spring>(cloth.springs).subspan(r.begin, r.size());
-}
-
-void addSpringForces(const Cloth& cloth, const Stiffness& k, std::span<Vec3> f, StencilWork& work) {
-  work.prepare(cloth);
-  work.x.load(cloth.x);
-  work.out.zero();
-  stencilSpringForces(work.stencil, k, work.x, nullptr, 0, work.perGroup, work.out);
-  work.out.addTo(f);
-}
-
 void addSpringForces(const Cloth& cloth, const Stiffness& k, std::span<Vec3> f) {
-  StencilWork work;
-  addSpringForces(cloth, k, f, work);
+  for (SpringFamily family : kSpringFamilies) {
+    const Real kf = k.of(family);
+    for (const Spring& s : cloth.springsOf(family)) {
+      const Vec3 fa = springForce(cloth.x[s.a], cloth.x[s.b], s.rest, kf, k.compression);
+      f[s.a] += fa;
+      f[s.b] -= fa;
+    }
+  }
 }
 
 void addGravity(std::span<const Real> mass, const Vec3& g, std::span<Vec3> f) {
@@ -41,5 +37,18 @@ void addAirDamping(std::span<const Vec3> v, Real c, std::span<Vec3> f) {
   if (c == 0) return;
   for (std::size_t i = 0; i < f.size(); ++i) f[i] -= c * v[i];
 }
+
+void computeForces(const Cloth& cloth, const SimParams& params, Real t, ForceWork& work, std::span<Vec3> f) {
+  std::fill(f.begin(), f.end(), Vec3(0));
+  addSpringForces(cloth, stiffnessOf(params.material), f);
+  addGravity(cloth.mass, params.gravity, f);
+  addAirDamping(cloth.v, params.material.airDamping, f);
+  work.normals.resize(cloth.nodeCount());
+  gridNormals<Vec3>(cloth.nu, cloth.nv, cloth.x, work.normals);
+  if (work.areaShare.size() != cloth.nodeCount()) work.areaShare = nodeAreaShares(cloth);
+  addWindForces(params.wind, windVelocityAt(params.wind, t), cloth.v, work.normals, work.areaShare, f);
+}
+
+Stiffness stiffnessOf(const MaterialSettings& m) { return {m.kStructural, m.kShear, m.kBending, m.compression}; }
 
 }  // namespace cloth::sim

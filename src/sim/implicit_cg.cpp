@@ -5,13 +5,10 @@
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
 
-#include "cloth/sim/approx_implicit.h"
-#include "cloth/sim/forces.h"
 
 namespace cloth::sim {
 namespace {
 
-constexpr SpringFamily kFamilies[] = {SpringFamily::Structural, SpringFamily::Shear, SpringFamily::Bending};
 
 Real innerProduct(std::span<const Vec3> a, std::span<const Vec3> b) {
   Real s = 0;
@@ -21,7 +18,7 @@ Real innerProduct(std::span<const Vec3> a, std::span<const Vec3> b) {
 
 // Stiffness of every spring at the current positions, in spring order, with its family's k.
 void assembleBlocks(const Cloth& cloth, const Stiffness& k, std::vector<glm::dmat3>& blocks) {
-  for (SpringFamily fam : kFamilies) {
+  for (SpringFamily fam : kSpringFamilies) {
     const SpringRange& r = cloth.range(fam);
     const Real kf = k.of(fam);
     for (std::size_t s = r.begin; s < r.end; ++s) {

@@ -5,7 +5,7 @@
 namespace cloth::sim {
 namespace {
 constexpr std::array<std::string_view, 3> kIntegrators = {"approx-implicit", "explicit", "implicit-cg"};
-constexpr std::array<std::string_view, 2> kWindModels = {"kang", "linear"};
+constexpr std::array<std::string_view, 3> kWindModels = {"plate", "kang", "linear"};
 }  // namespace
 
 std::string_view name(Integrator integrator) { return kIntegrators[static_cast<int>(integrator)]; }

@@ -105,21 +105,6 @@ ProvotReport limitStretch(std::span<Vec3> x, std::span<const NodeKind> kind, std
   return runPasses(x, kind, springs, tau, maxPasses, omega, w);
 }
 
-ProvotReport limitStretch(std::span<Vec3> x, std::span<const NodeKind> kind, std::span<const Spring> springs,
-                          Real tau, int maxPasses, Real omega, ProvotWork& w,
-                          const std::vector<std::uint64_t>& stretched) {
-  if (maxPasses <= 0 || springs.empty()) return {};
-  w.current = stretched;
-  w.current.resize((springs.size() + 63) / 64, 0);
-  return runPasses(x, kind, springs, tau, maxPasses, omega, w);
-}
-
-ProvotReport limitStretch(std::span<Vec3> x, std::span<const NodeKind> kind, std::span<const Spring> springs,
-                          Real tau, int maxPasses, Real omega) {
-  ProvotWork work;
-  return limitStretch(x, kind, springs, tau, maxPasses, omega, work);
-}
-
 std::span<const Spring> stretchLimitedSprings(const Cloth& cloth) {
   const SpringRange& structural = cloth.range(SpringFamily::Structural);
   const SpringRange& shear = cloth.range(SpringFamily::Shear);
@@ -128,10 +113,10 @@ std::span<const Spring> stretchLimitedSprings(const Cloth& cloth) {
   return std::span<const Spring>(cloth.springs).subspan(structural.begin, shear.end - structural.begin);
 }
 
-void velocitiesFromPositions(std::span<const Vec3> x, std::span<const Vec3> xStart,
-                             std::span<const NodeKind> kind, Real h, std::span<Vec3> v) {
+void addCorrectionVelocity(std::span<const Vec3> x, std::span<const Vec3> xBefore, std::span<const NodeKind> kind,
+                           Real h, std::span<Vec3> v) {
   for (std::size_t i = 0; i < v.size(); ++i)
-    if (kind[i] == NodeKind::Free) v[i] = (x[i] - xStart[i]) / h;
+    if (kind[i] == NodeKind::Free) v[i] += (x[i] - xBefore[i]) / h;
 }
 
 }  // namespace cloth::sim

@@ -19,6 +19,7 @@ Scene flag() {
   s.grid.width = s.grid.height = 0.5;
   s.grid.origin = Vec3(0, 2.0, 0);
   s.pinFirstColumn = true;
+  s.params.wind.model = WindModel::Kang;
   s.params.wind.velocity = Vec3(40, 0, 0);
   s.params.wind.dragCoefficient = 0.01;
   s.params.wind.liftCoefficient = 0.01;

@@ -2,26 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
 #include "cloth/sim/explicit_euler.h"
 #include "cloth/sim/guard.h"
 #include "cloth/sim/provot.h"
-#include "cloth/sim/spring_stencil.h"
-#include "cloth/sim/total_force.h"
+#include "cloth/sim/wind.h"
 
 namespace cloth::sim {
 
 Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> colliders)
     : cloth_(std::move(cloth)), params_(params), colliders_(std::move(colliders)) {
   const std::size_t n = cloth_.nodeCount();
-  force_.resize(n);
-  vStart_.resize(n);
-  xStart_.resize(n);
+  for (auto* scratch : {&force_, &xStart_, &vStart_, &xBeforeLimit_}) scratch->resize(n);
   visitStamp_.assign(n, 0);
   kinematics_.anchor = cloth_.x;
   tree_.build(cloth_.x, cloth_.triangles);
-  approxWork_.prepare(cloth_);
+  forceWork_.areaShare = nodeAreaShares(cloth_);
 }
 
 void Simulation::step() {
@@ -72,12 +68,15 @@ void Simulation::guardedSubstep(Real h) {
   time_ = startTime + h;
 }
 
-// One solver step: kinematics -> forces -> integrate -> Provot -> collide.
+// One solver step: kinematics -> forces and integration -> collisions -> stretch limit -> collisions.
+// Provot's correction runs after the collision response so that no spring leaves the step over its
+// limit; the last collision pass catches what the correction nudged into a collider.
 void Simulation::substep(Real h) {
-  std::copy(cloth_.x.begin(), cloth_.x.end(), xStart_.begin());
-  std::copy(cloth_.v.begin(), cloth_.v.end(), vStart_.begin());
+  xStart_ = cloth_.x;
+  vStart_ = cloth_.v;
   kinematics_.prescribeVelocities(cloth_, time_, h, params_.maxHandleSpeed);
   integrate(h);
+  collide();
   limitStretch(h);
   collide();
   time_ += h;
@@ -89,27 +88,23 @@ void Simulation::syncMass() {
   appliedMassPerNode_ = params_.material.massPerNode;
 }
 
-Stiffness Simulation::stiffness() const { return stiffnessOf(params_.material); }
-
-
-// Forces and the velocity and position update of the chosen integrator.
+// Forces, then the velocity and position update of the chosen integrator.
 void Simulation::integrate(Real h) {
   const SolverSettings& s = params_.solver;
+  const Stiffness k = stiffnessOf(params_.material);
   const Real damping = params_.material.airDamping;
-  if (s.integrator == Integrator::ApproxImplicit) {  // all in SoA; springs fused with the viscosity pass
-    approxWork_.loadState(cloth_);
-    externalForces(cloth_, params_, time_, approxWork_.stencil, approxWork_.forceTilde);
-    stepApproxImplicitLoaded(cloth_, stiffness(), h, damping, std::max(1, s.iterations), approxWork_);
-    return;
-  }
-  computeTotalForce(cloth_, params_, time_, force_, approxWork_.stencil);
+  computeForces(cloth_, params_, time_, forceWork_, force_);
   switch (s.integrator) {
-    case Integrator::ApproxImplicit: break;
+    case Integrator::ApproxImplicit:
+      if (!graph_.builtFor(cloth_, k)) graph_.build(cloth_, k);
+      approxImplicitVelocityChange(cloth_, graph_, h, damping, std::max(1, s.iterations), force_, approxWork_);
+      for (std::size_t i = 0; i < cloth_.nodeCount(); ++i) cloth_.v[i] += approxWork_.dv[i];
+      advancePositions(cloth_, h);
+      break;
     case Integrator::Explicit: stepExplicit(cloth_, h, force_); break;
     case Integrator::ImplicitCG:
       report_.cgIterations +=
-          stepImplicitCG(cloth_, stiffness(), h, damping, force_, s.cgMaxIterations, s.cgTolerance, cgWork_)
-              .iterations;
+          stepImplicitCG(cloth_, k, h, damping, force_, s.cgMaxIterations, s.cgTolerance, cgWork_).iterations;
       break;
   }
 }
@@ -117,20 +112,12 @@ void Simulation::integrate(Real h) {
 void Simulation::limitStretch(Real h) {
   const MaterialSettings& m = params_.material;
   if (m.provotPasses <= 0) return;
-  // The stencil finds the stretched springs in one vectorized pass; the passes start from those.
-  const std::span<const Spring> limited = stretchLimitedSprings(cloth_);
-  StencilWork& st = approxWork_.stencil;
-  st.prepare(cloth_);
-  st.x.load(cloth_.x);
-  stretched_.assign((limited.size() + 63) / 64, 0);
-  constexpr SpringFamily kLimited[] = {SpringFamily::Structural, SpringFamily::Shear};
-  stencilStretched(st.stencil, kLimited, st.x, m.tau, static_cast<std::size_t>(limited.data() - cloth_.springs.data()),
-                   stretched_);
-  const ProvotReport r = sim::limitStretch(cloth_.x, cloth_.kind, limited, m.tau, m.provotPasses,
-                                           m.provotRelaxation, provotWork_, stretched_);
+  xBeforeLimit_ = cloth_.x;
+  const ProvotReport r = sim::limitStretch(cloth_.x, cloth_.kind, stretchLimitedSprings(cloth_), m.tau,
+                                           m.provotPasses, m.provotRelaxation, provotWork_);
   report_.provotPasses += r.passes;
   report_.provotCorrections += r.corrections;
-  if (r.corrections > 0) velocitiesFromPositions(cloth_.x, xStart_, cloth_.kind, h, cloth_.v);
+  if (r.corrections > 0) addCorrectionVelocity(cloth_.x, xBeforeLimit_, cloth_.kind, h, cloth_.v);
 }
 
 void Simulation::refitTree(Real margin) { tree_.refit(cloth_.x, margin); }
@@ -208,13 +195,6 @@ std::optional<PickResult> Simulation::pick(const Ray& ray) {
   for (int k = 1; k < 3; ++k)
     if (hit->barycentric[k] > hit->barycentric[corner]) corner = k;
   return PickResult{t.v[corner], hit->triangle, hit->point, hit->t};
-}
-
-void Simulation::setState(std::span<const Vec3> x, std::span<const Vec3> v) {
-  if (x.size() != cloth_.nodeCount() || v.size() != cloth_.nodeCount())
-    throw std::invalid_argument("Simulation::setState: state size does not match the cloth");
-  std::copy(x.begin(), x.end(), cloth_.x.begin());
-  std::copy(v.begin(), v.end(), cloth_.v.begin());
 }
 
 }  // namespace cloth::sim

@@ -6,7 +6,6 @@
 
 #include <glm/geometric.hpp>
 
-#include "cloth/sim/forces.h"
 
 namespace cloth::sim {
 
@@ -18,9 +17,9 @@ Real kineticEnergy(const Cloth& cloth) {
 
 Real springEnergy(const Cloth& cloth, const Stiffness& k) {
   Real e = 0;
-  for (SpringFamily fam : {SpringFamily::Structural, SpringFamily::Shear, SpringFamily::Bending}) {
+  for (SpringFamily fam : kSpringFamilies) {
     const Real kf = k.of(fam);
-    for (const Spring& s : familySprings(cloth, fam)) {
+    for (const Spring& s : cloth.springsOf(fam)) {
       const Real stretch = glm::length(cloth.x[s.b] - cloth.x[s.a]) - s.rest;
       e += 0.5 * (stretch < 0 ? kf * k.compression : kf) * stretch * stretch;
     }
@@ -36,7 +35,7 @@ Real gravityEnergy(const Cloth& cloth, const Vec3& gravity) {
 
 Real maxStrain(const Cloth& cloth, SpringFamily family) {
   Real worst = 0;
-  for (const Spring& s : familySprings(cloth, family))
+  for (const Spring& s : cloth.springsOf(family))
     if (s.rest > 0) worst = std::max(worst, glm::length(cloth.x[s.b] - cloth.x[s.a]) / s.rest - 1);
   return worst;
 }

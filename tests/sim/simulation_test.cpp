@@ -5,7 +5,7 @@
 #include "cloth/sim/names.h"
 #include "cloth/sim/scenes.h"
 #include "cloth/sim/stats.h"
-#include "cloth/sim/total_force.h"
+#include "cloth/sim/forces.h"
 #include "test_helpers.h"
 
 using namespace cloth::sim;

@@ -6,6 +6,7 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/grid.h"
+#include "cloth/sim/grid_normals.h"
 #include "cloth/sim/wind.h"
 #include "test_helpers.h"
 
@@ -25,7 +26,7 @@ TEST_CASE("wind: Kang drag opposes the relative velocity with magnitude K_D |N.u
   }
 }
 
-TEST_CASE("wind: Kang lift is perpendicular to the relative velocity with magnitude K_L cos^2 theta |u|^2") {
+TEST_CASE("wind: Kang lift is perpendicular to the relative velocity with magnitude K_L cos theta |u|^2") {
   std::mt19937 rng(11);
   for (int i = 0; i < 200; ++i) {
     const Vec3 n = test::randomUnit(rng);
@@ -34,7 +35,7 @@ TEST_CASE("wind: Kang lift is perpendicular to the relative velocity with magnit
     const Real speed = glm::length(u);
     const Real sinTheta = glm::dot(n, u / speed);
     CHECK(std::abs(glm::dot(f, u)) <= 1e-9 * (1 + glm::length(f) * speed));
-    CHECK(glm::length(f) == Approx(0.02 * (1 - sinTheta * sinTheta) * speed * speed).margin(1e-9));
+    CHECK(glm::length(f) == Approx(0.02 * std::sqrt(1 - sinTheta * sinTheta) * speed * speed).margin(1e-9));
     // It pushes away from the windward face: against N~, the normal facing the oncoming air.
     const Vec3 nTilde = sinTheta > 0 ? n : -n;
     CHECK(glm::dot(f, nTilde) <= 1e-12);
@@ -43,15 +44,14 @@ TEST_CASE("wind: Kang lift is perpendicular to the relative velocity with magnit
 
 TEST_CASE("wind: drag and lift vanish with no relative motion") {
   const Vec3 n(0, 0, 1), wind(40, 0, 0);
-  WindSettings w;
-  w.velocity = wind;
-  NodeArrays v, normals, f;
-  v.load(std::vector<Vec3>(3, wind));
-  normals.load(std::vector<Vec3>(3, n));
-  f.resize(3);
-  f.zero();
-  addWindForces(w, wind, v, normals, f);
-  for (std::size_t i = 0; i < 3; ++i) CHECK(glm::length(f[i]) == 0);
+  for (WindModel model : {WindModel::Plate, WindModel::Kang, WindModel::Linear}) {
+    WindSettings w;
+    w.model = model;
+    w.velocity = wind;
+    std::vector<Vec3> f(3, Vec3(0));
+    addWindForces(w, wind, std::vector<Vec3>(3, wind), std::vector<Vec3>(3, n), std::vector<Real>(3, 1.0), f);
+    for (std::size_t i = 0; i < 3; ++i) CHECK(glm::length(f[i]) == 0);
+  }
   CHECK(glm::length(kangDrag(n, Vec3(0), 1)) == 0);
   CHECK(glm::length(kangLift(n, Vec3(0), 1)) == 0);
   CHECK(glm::length(linearWind(wind, wind, 3)) == 0);
@@ -77,23 +77,64 @@ TEST_CASE("wind: gusts vary the wind about its mean and steady wind stays consta
   CHECK(hi - lo > 2.0);
 }
 
-TEST_CASE("wind: node normals of a flat grid are unit and face the front") {
+TEST_CASE("grid_normals: node normals of a flat grid are unit and face the front") {
   for (Orientation o : {Orientation::Vertical, Orientation::Horizontal}) {
     GridSpec spec = GridSpec::fromSpacing(5, 4, 0.1);
     spec.orientation = o;
     Cloth c = buildGrid(spec, 0.01);
-    NodeArrays x, n;
-    x.load(c.x);
-    computeNodeNormals(c, x, n);
+    std::vector<Vec3> n(c.nodeCount());
+    gridNormals<Vec3>(c.nu, c.nv, c.x, n);
     const Vec3 front = o == Orientation::Vertical ? Vec3(0, 0, 1) : Vec3(0, 1, 0);
     for (std::size_t i = 0; i < c.nodeCount(); ++i) CHECK(glm::dot(n[i], front) == Approx(1.0));
     // Bent cloth: the grid normals agree with the triangles' own normals.
     for (std::size_t i = 0; i < c.nodeCount(); ++i) c.x[i] += 0.05 * std::sin(7.0 * c.uv[i].x) * front;
-    x.load(c.x);
-    computeNodeNormals(c, x, n);
+    gridNormals<Vec3>(c.nu, c.nv, c.x, n);
     for (const Triangle& t : c.triangles) {
       const Vec3 face = glm::normalize(glm::cross(c.x[t.v[1]] - c.x[t.v[0]], c.x[t.v[2]] - c.x[t.v[0]]));
       for (NodeIndex v : t.v) CHECK(glm::dot(n[v], face) > 0.5);
     }
   }
+}
+
+TEST_CASE("wind: thin-plate lift is K_L sin theta cos theta |u|^2, zero along the flow and continuous through it") {
+  std::mt19937 rng(13);
+  for (int i = 0; i < 200; ++i) {
+    const Vec3 n = test::randomUnit(rng);
+    const Vec3 u = test::randomUnit(rng) * (0.1 + 50.0 * i / 200);
+    const Vec3 f = plateLift(n, u, 0.02);
+    const Real speed = glm::length(u);
+    const Real s = std::abs(glm::dot(n, u / speed)), c = std::sqrt(1 - s * s);
+    CHECK(glm::length(f) == Approx(0.02 * s * c * speed * speed).margin(1e-9));
+    CHECK(std::abs(glm::dot(f, u)) <= 1e-9 * (1 + glm::length(f) * speed));
+    // Same direction as Kang's lift, away from the windward face.
+    CHECK(glm::dot(f, kangLift(n, u, 1)) >= -1e-12);
+  }
+  // Kang's lift jumps between +-K_L |u|^2 as the cloth tilts through the flow; the plate's goes to zero.
+  const Vec3 u(40, 0, 0);
+  for (Real tilt : {1e-6, -1e-6}) {
+    const Vec3 n = glm::normalize(Vec3(tilt, 0, 1));
+    CHECK(glm::length(kangLift(n, u, 0.01)) == Approx(16.0).epsilon(1e-6));
+    CHECK(glm::length(plateLift(n, u, 0.01)) < 1e-4);
+  }
+  CHECK(glm::dot(kangLift(glm::normalize(Vec3(1e-6, 0, 1)), u, 0.01),
+                 kangLift(glm::normalize(Vec3(-1e-6, 0, 1)), u, 0.01)) < -255);
+}
+
+TEST_CASE("wind: every node's force is weighted by its share of the cloth's area") {
+  const Cloth c = buildGrid(GridSpec::fromSpacing(5, 4, 0.1), 0.01);
+  const std::vector<Real> share = nodeAreaShares(c);
+  Real sum = 0;
+  for (Real s : share) sum += s;
+  CHECK(sum == Approx(static_cast<Real>(c.nodeCount())));
+  const Real interior = share[c.index(2, 1)];
+  CHECK(share[c.index(2, 0)] == Approx(interior / 2));  // edge
+  CHECK(share[c.index(0, 0)] == Approx(interior / 4));  // corner
+  CHECK(share[c.index(4, 3)] == Approx(interior / 4));
+  // A uniform flow onto a flat cloth: force per unit area is the same everywhere.
+  WindSettings w;
+  w.velocity = Vec3(0, 0, -10);
+  std::vector<Vec3> normals(c.nodeCount(), Vec3(0, 0, 1)), f(c.nodeCount(), Vec3(0));
+  addWindForces(w, w.velocity, std::vector<Vec3>(c.nodeCount(), Vec3(0)), normals, share, f);
+  CHECK(f[c.index(0, 0)].z == Approx(f[c.index(2, 1)].z / 4));
+  CHECK(f[c.index(2, 1)].z < 0);
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Helpers for grid-structured surfaces: normals, triangle indices, node roles, and bilinear
+// Helpers for grid-structured surfaces (normals: sim/grid_normals.h): triangle indices, node roles, and bilinear
 // transfer of key-node values onto a refined grid.
 
 #include <cstdint>
@@ -11,10 +11,6 @@
 #include "cloth/detail/surface_mesh.h"
 
 namespace cloth::detail {
-
-/// Unit normals of an nu x nv grid from central differences (one-sided at the border), oriented
-/// as cross(dP/dv, dP/du) to match the cloth's triangle winding.
-void gridNormals(int nu, int nv, std::span<const glm::vec3> positions, std::span<glm::vec3> normals);
 
 /// Triangle indices of an nu x nv grid, two counter-clockwise triangles per cell.
 void gridIndices(int nu, int nv, std::vector<std::uint32_t>& indices);

@@ -15,15 +15,11 @@
 
 namespace cloth::detail {
 
-/// Order of the two tensor-product passes (the spline is linear, so both give the same surface).
-enum class PassOrder { UThenV, VThenU };
-
 class Refiner {
  public:
   /// Builds the render surface of `cloth` in `out`, reusing out's buffers: after the first call with
   /// a given grid size and r, no further allocation happens.
-  void refine(const sim::Cloth& cloth, const DetailSettings& settings, SurfaceMesh& out,
-              PassOrder order = PassOrder::UThenV);
+  void refine(const sim::Cloth& cloth, const DetailSettings& settings, SurfaceMesh& out);
 
   /// Hadap's modulation on a surface `refine` just built: per-vertex pattern amplitudes and the
   /// wrinkle height (m) they give. Does not move vertices.
@@ -37,7 +33,7 @@ class Refiner {
   void loadKeys(const sim::Cloth& cloth);
   void resize(int keyNu, int keyNv, int refine, SurfaceMesh& out);
   /// The spline surface; `normals` asks for the smooth interpolated normals in out.normals.
-  void splineSurface(bool wrinkled, bool normals, float c, PassOrder order, SurfaceMesh& out);
+  void splineSurface(bool wrinkled, bool normals, float c, SurfaceMesh& out);
   void computeStrain(const sim::Cloth& cloth, SurfaceMesh& out);
   void samplePatterns(const SurfaceMesh& out, float tiles);
 

@@ -1,67 +1,55 @@
 #pragma once
 // Kang et al. 2001 approximate implicit update (eq. 4-10), in O(n) with no linear solve.
 //
-// Steps 4-5 of the update are one Jacobi iteration, started from dv0 = h F~ / d, on the system
-// (M + h^2 L) dv = h F~ with L the stiffness-weighted graph Laplacian of the springs (Desbrun's
-// approximate Hessian). More iterations converge to the solution of that system.
-//
-// The kernels run on structure-of-arrays copies of the state over springs grouped by offset
-// (SpringStencil), so that the compiler vectorizes them.
+// Implicit Euler with Desbrun's approximate Hessian (spring_graph.h) asks for the velocity change
+// dv of the linear system (M + h c + h^2 L) dv = h F~ (Kang eq. 3, 6), L the stiffness-weighted
+// graph Laplacian of the springs. Kang's eq. 9 guesses every node's dv from its own row; eq. 10
+// improves it once from the neighbours' guesses: one Jacobi iteration. More iterations converge to
+// the system's solution (Desbrun's method without the precomputed inverse).
 
 #include <span>
 #include <vector>
 
 #include "cloth/sim/cloth.h"
-#include "cloth/sim/spring_stencil.h"
+#include "cloth/sim/spring_graph.h"
 
 namespace cloth::sim {
 
-/// Scratch buffers of the update, reused between steps.
+/// Kang eq. 4: F~_i = F_i + h sum_j k_ij (v_j - v_i), the viscosity force h H v of eq. 3. `sum` is
+/// scratch.
+void addKangViscosity(const SpringGraph& g, std::span<const Vec3> v, Real h, std::span<Vec3> force,
+                      std::span<Vec3> sum);
+
+/// d_i = m_i + h c + h^2 sum_j k_ij (kg): the system's diagonal, eq. 7's denominator with global air
+/// damping c (N s/m) treated implicitly too.
+void implicitDiagonal(std::span<const Real> mass, const SpringGraph& g, Real h, Real c, std::span<Real> d);
+
+/// Kang eq. 9: dv*_i = h F~_i / d_i; zero on kinematic nodes, which move as prescribed.
+void kangFirstGuess(std::span<const NodeKind> kind, std::span<const Vec3> forceTilde, std::span<const Real> d,
+                    Real h, std::span<Vec3> dvStar);
+
+/// Kang eq. 10 with per-spring stiffness: dv_i = (h F~_i + h^2 sum_j k_ij dv*_j) / d_i; zero on
+/// kinematic nodes (whose dv* is zero too, so they pass nothing on). `sum` is scratch.
+void kangUpdate(const SpringGraph& g, std::span<const NodeKind> kind, std::span<const Vec3> forceTilde,
+                std::span<const Real> d, Real h, std::span<const Vec3> dvStar, std::span<Vec3> dv,
+                std::span<Vec3> sum);
+
+/// Norm over free nodes of h F~ - (d dv - h^2 sum_j k_ij dv_j): how far dv is from solving the system.
+Real implicitResidual(const SpringGraph& g, std::span<const NodeKind> kind, std::span<const Vec3> forceTilde,
+                      std::span<const Real> d, Real h, std::span<const Vec3> dv, std::span<Vec3> sum);
+
+/// Scratch of the update, reused between steps.
 struct ApproxImplicitWork {
-  StencilWork stencil;
-  NodeArrays forceTilde;      ///< F~ = F + h H v (N)
-  NodeArrays dv;              ///< current velocity change (m/s)
-  NodeArrays neighbourSum;
-  std::vector<Real> diagonal; ///< d_i = m_i + h c + h^2 sum_j k_ij (kg)
-  std::vector<Real> solveScale; ///< 1 / d_i on free nodes, 0 on kinematic ones
-  void prepare(const Cloth& cloth);
-  /// prepare() and load the cloth's positions and velocities into stencil.x and stencil.v.
-  void loadState(const Cloth& cloth);
+  std::vector<Vec3> forceTilde;  ///< F~ (N)
+  std::vector<Real> diagonal;    ///< d (kg)
+  std::vector<Vec3> guess, dv;   ///< dv* and dv (m/s)
+  std::vector<Vec3> sum;         ///< neighbour sums
+  void resize(std::size_t nodes);
 };
 
-/// Kang eq. 4 on top of a given total force: F~_i = F_i + h sum_j k_ij (v_j - v_i).
-void viscousForce(const Cloth& cloth, const Stiffness& k, Real h, std::span<const Vec3> force, ApproxImplicitWork& w);
-
-/// d_i = m_i + h c_air + h^2 sum_j k_ij. The h c_air term treats global air damping implicitly too.
-void implicitDiagonal(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping, ApproxImplicitWork& w);
-
-/// First guess, Kang eq. 9: dv*_i = h F~_i / d_i (zero on kinematic nodes).
-void firstGuess(const Cloth& cloth, Real h, ApproxImplicitWork& w);
-
-/// One Jacobi iteration, Kang eq. 10 with per-spring stiffness:
-/// dv_i <- (h F~_i + h^2 sum_j k_ij dv_j) / d_i. Kinematic nodes keep dv = 0.
-void jacobiIteration(const Cloth& cloth, const Stiffness& k, Real h, ApproxImplicitWork& w);
-
-/// Euclidean norm over free nodes of h F~ - (D dv - h^2 sum k dv_j), the residual of the linear system.
-Real implicitResidual(const Cloth& cloth, const Stiffness& k, Real h, ApproxImplicitWork& w);
-
-/// dv of one step from the total force F (springs included), with `iterations` >= 1 Jacobi
-/// iterations (1 = Kang). Result in w.dv.
-void approxImplicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping, int iterations,
-                                  std::span<const Vec3> force, ApproxImplicitWork& w);
-
-/// Full step from the external forces only (gravity, damping, wind): the spring forces and Kang's
-/// viscosity are computed here in one pass over the springs, then dv as above, v += dv and
-/// x += h v (eq. 1). Kinematic nodes move with their velocity.
-void stepApproxImplicit(Cloth& cloth, const Stiffness& k, Real h, Real airDamping, int iterations,
-                        std::span<const Vec3> externalForce, ApproxImplicitWork& w);
-
-/// The same step for a caller that has already run w.loadState(cloth) and put the external forces
-/// into w.forceTilde (as SoA), saving the conversions.
-void stepApproxImplicitLoaded(Cloth& cloth, const Stiffness& k, Real h, Real airDamping, int iterations,
-                              ApproxImplicitWork& w);
-
-/// x_i += h v_i for every node.
-void advancePositions(Cloth& cloth, Real h);
+/// The velocity change of one step for the total force F: F~ by eq. 4, the guess of eq. 9, then
+/// `iterations` >= 1 of eq. 10, each from the previous result (1 = Kang). Result in work.dv.
+void approxImplicitVelocityChange(const Cloth& cloth, const SpringGraph& g, Real h, Real airDamping,
+                                  int iterations, std::span<const Vec3> force, ApproxImplicitWork& work);
 
 }  // namespace cloth::sim

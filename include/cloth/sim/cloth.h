@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "cloth/sim/types.h"
@@ -12,6 +13,8 @@ namespace cloth::sim {
 /// Spring families of the mass-spring grid (Provot 1995; Huang §2).
 enum class SpringFamily : std::uint8_t { Structural, Shear, Bending };
 inline constexpr int kSpringFamilyCount = 3;
+inline constexpr SpringFamily kSpringFamilies[] = {SpringFamily::Structural, SpringFamily::Shear,
+                                                   SpringFamily::Bending};
 
 /// A spring between key nodes a and b with rest length `rest` (m).
 struct Spring {
@@ -57,6 +60,10 @@ struct Cloth {
   std::size_t nodeCount() const { return x.size(); }
   NodeIndex index(int i, int j) const { return j * nu + i; }
   const SpringRange& range(SpringFamily f) const { return family[static_cast<int>(f)]; }
+  /// The springs of one family.
+  std::span<const Spring> springsOf(SpringFamily f) const {
+    return std::span<const Spring>(springs).subspan(range(f).begin, range(f).size());
+  }
   bool isFree(NodeIndex n) const { return kind[static_cast<std::size_t>(n)] == NodeKind::Free; }
 };
 
@@ -70,5 +77,9 @@ struct Stiffness {
   Real compression = 1;  ///< factor on k for compressed springs, in (0, 1]
   Real of(SpringFamily f) const;
 };
+
+/// Kang eq. 1, second line: x_i += h v_i for every node (kinematic nodes move with their prescribed
+/// velocity).
+void advancePositions(Cloth& cloth, Real h);
 
 }  // namespace cloth::sim

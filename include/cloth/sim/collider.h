@@ -1,5 +1,6 @@
 #pragma once
-// Rigid colliders and the contact response of ALGORITHMS §5 (Huang §5).
+// Rigid colliders and their contact response (Huang §5): push out along the normal, cancel the
+// inward velocity, Coulomb friction on the rest.
 
 #include "cloth/sim/aabb.h"
 

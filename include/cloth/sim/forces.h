@@ -1,32 +1,41 @@
 #pragma once
-// Internal and simple external forces on key nodes (ALGORITHMS §1). All functions add into `f` (N).
+// The forces on the key nodes (Huang §3): springs (eq. 1), gravity (eq. 3), global air damping and
+// the wind (wind.h), summed by computeForces (Huang eq. 5). Every add* function adds into `f` (N).
 
 #include <span>
+#include <vector>
 
 #include "cloth/sim/cloth.h"
-#include "cloth/sim/spring_stencil.h"
+#include "cloth/sim/settings.h"
 
 namespace cloth::sim {
 
-/// Hooke force on end a of a spring from xa to xb with rest length `rest` (m), stiffness k (N/m),
-/// or k * compression while it is shorter than its rest length. The force on b is the negation. A
-/// zero-length spring with positive rest length exerts no force.
+/// Hooke's law (Huang eq. 1): the force on end a of a spring from xa to xb with rest length `rest`
+/// (m) and stiffness k (N/m), or k * compression while it is shorter than its rest length (cloth
+/// buckles rather than shrinks). The force on b is the negation. A zero rest length gives k (xb - xa);
+/// ends crushed onto each other give nothing.
 Vec3 springForce(const Vec3& xa, const Vec3& xb, Real rest, Real k, Real compression = 1);
 
-/// Adds the forces of every spring of the cloth at its current positions, using `work`'s SoA
-/// kernels (see spring_stencil.h).
-void addSpringForces(const Cloth& cloth, const Stiffness& k, std::span<Vec3> f, StencilWork& work);
-
-/// The same with scratch of its own, for one-off use.
+/// Adds the Hooke force of every spring at the cloth's positions.
 void addSpringForces(const Cloth& cloth, const Stiffness& k, std::span<Vec3> f);
 
-/// Adds m_i g.
+/// Adds m_i g (Huang eq. 3).
 void addGravity(std::span<const Real> mass, const Vec3& g, std::span<Vec3> f);
 
 /// Adds global air damping -c v_i, c in N s/m.
 void addAirDamping(std::span<const Vec3> v, Real c, std::span<Vec3> f);
 
-/// The springs of one family as a span.
-std::span<const Spring> familySprings(const Cloth& cloth, SpringFamily family);
+/// Scratch of computeForces, reused between steps.
+struct ForceWork {
+  std::vector<Vec3> normals;    ///< #nodes unit normals, for the wind
+  std::vector<Real> areaShare;  ///< #nodes share of the cloth's area, mean 1 (wind.h)
+};
+
+/// f = the total force (N) at the cloth's state at time t (s) (Huang eq. 5): springs, gravity, air
+/// damping and wind.
+void computeForces(const Cloth& cloth, const SimParams& params, Real t, ForceWork& work, std::span<Vec3> f);
+
+/// The per-family spring stiffness of the material settings.
+Stiffness stiffnessOf(const MaterialSettings& m);
 
 }  // namespace cloth::sim

@@ -44,23 +44,13 @@ struct ProvotWork {
 ProvotReport limitStretch(std::span<Vec3> x, std::span<const NodeKind> kind, std::span<const Spring> springs,
                           Real tau, int maxPasses, Real omega, ProvotWork& work);
 
-/// The same, with the springs to check in the first pass given: `stretched` (a bit per spring of the
-/// span) must mark every spring longer than (1 + tau) L, as stencilStretched finds them. The result
-/// equals that of the full first pass: a spring that is not stretched and whose nodes have not moved
-/// needs no correction.
-ProvotReport limitStretch(std::span<Vec3> x, std::span<const NodeKind> kind, std::span<const Spring> springs,
-                          Real tau, int maxPasses, Real omega, ProvotWork& work,
-                          const std::vector<std::uint64_t>& stretched);
-
-/// Convenience overload with its own scratch.
-ProvotReport limitStretch(std::span<Vec3> x, std::span<const NodeKind> kind, std::span<const Spring> springs,
-                          Real tau, int maxPasses, Real omega = 1);
-
 /// The structural and shear springs, the ones Provot limits.
 std::span<const Spring> stretchLimitedSprings(const Cloth& cloth);
 
-/// After a correction: v_i = (x_i - xStart_i) / h on free nodes, so the correction adds no energy.
-void velocitiesFromPositions(std::span<const Vec3> x, std::span<const Vec3> xStart,
-                             std::span<const NodeKind> kind, Real h, std::span<Vec3> v);
+/// After a correction: v_i += (x_i - xBefore_i) / h on free nodes, the velocity the correction
+/// implies, so that it adds no energy (Provot 1995). Right after integration this is Provot's
+/// v = (x_corrected - x_start) / h; after a collision response it keeps that response's velocity.
+void addCorrectionVelocity(std::span<const Vec3> x, std::span<const Vec3> xBefore, std::span<const NodeKind> kind,
+                           Real h, std::span<Vec3> v);
 
 }  // namespace cloth::sim

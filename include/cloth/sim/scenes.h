@@ -1,5 +1,5 @@
 #pragma once
-// The test scenes of the papers (ALGORITHMS §9), by name.
+// The test scenes of the papers by name: Kang Fig. 7 and 10, Huang Fig. 3-6.
 
 #include <optional>
 #include <span>

@@ -15,8 +15,9 @@ enum class Integrator {
 
 /// Wind force models.
 enum class WindModel {
-  KangDragLift,  ///< Kang eq. 17-19: quadratic drag and lift against the node normal
-  Linear,        ///< Huang eq. 4: F = k_w (v_wind - v)
+  Plate,   ///< Kang eq. 17 drag with thin-plate lift (zero when the cloth lies along the flow)
+  Kang,    ///< Kang eq. 17-19 as published: lift largest when the cloth lies along the flow
+  Linear,  ///< Huang eq. 4: F = k_w (v_wind - v)
 };
 
 struct SolverSettings {
@@ -41,10 +42,10 @@ struct MaterialSettings {
 };
 
 struct WindSettings {
-  WindModel model = WindModel::KangDragLift;
+  WindModel model = WindModel::Plate;
   Vec3 velocity{0, 0, 0};    // wind velocity (m/s)
   Real dragCoefficient = 0.01;   // K_D (kg/m), Kang eq. 17
-  Real liftCoefficient = 0.01;   // K_L (kg/m), Kang eq. 19
+  Real liftCoefficient = 0.01;   // K_L (kg/m), Kang eq. 19 or the thin-plate lift
   Real linearCoefficient = 0.02; // k_w (kg/s), Huang eq. 4
   Real gustStrength = 0.0;   // relative gust amplitude (0 = steady wind)
   Real gustFrequency = 0.5;  // gust frequency (Hz)

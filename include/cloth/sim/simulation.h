@@ -10,11 +10,13 @@
 #include "cloth/sim/approx_implicit.h"
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collider.h"
+#include "cloth/sim/forces.h"
 #include "cloth/sim/implicit_cg.h"
 #include "cloth/sim/kinematics.h"
 #include "cloth/sim/provot.h"
 #include "cloth/sim/self_collision.h"
 #include "cloth/sim/settings.h"
+#include "cloth/sim/spring_graph.h"
 
 namespace cloth::sim {
 
@@ -78,9 +80,6 @@ class Simulation {
   /// Closest cloth point along the ray, through the AABB tree.
   std::optional<PickResult> pick(const Ray& ray);
 
-  /// Replaces all positions and velocities (e.g. a restored state). Sizes must match.
-  void setState(std::span<const Vec3> x, std::span<const Vec3> v);
-
  private:
   void guardedSubstep(Real h);
   void substep(Real h);
@@ -89,7 +88,6 @@ class Simulation {
   void limitStretch(Real h);
   void collide();
   void refitTree(Real margin);
-  Stiffness stiffness() const;
 
   Cloth cloth_;
   SimParams params_;
@@ -99,20 +97,21 @@ class Simulation {
   Real time_ = 0;
   Real appliedMassPerNode_ = -1;
   StepReport report_;
-
-  // Per-step scratch, sized once.
-  std::vector<Vec3> force_, xStart_, vStart_;
-  std::vector<Vec3> safeX_, safeV_;  ///< the guard's copy of the state before a failed sub-step
   long long recoveries_ = 0;
   bool struggling_ = false;  ///< the last sub-step failed even in smaller pieces
+
+  // Per-step scratch, sized once.
+  std::vector<Vec3> force_, xStart_, vStart_, xBeforeLimit_;
+  std::vector<Vec3> safeX_, safeV_;  ///< the guard's copy of the state before a failed sub-step
   std::vector<NodeIndex> candidates_;
   std::vector<std::uint32_t> visitStamp_;
   std::uint32_t stamp_ = 0;
+  ForceWork forceWork_;
+  SpringGraph graph_;
   ApproxImplicitWork approxWork_;
   ImplicitCgWork cgWork_;
   SelfCollisionScratch selfScratch_;
   ProvotWork provotWork_;
-  std::vector<std::uint64_t> stretched_;
 };
 
 }  // namespace cloth::sim

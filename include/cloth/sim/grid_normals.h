@@ -1,0 +1,32 @@
+#pragma once
+// Vertex normals of a grid-structured surface: the one normal routine of the project. The simulation
+// uses it for the key nodes (double precision, for the wind), the refiner for the render surface.
+
+#include <cmath>
+#include <cstddef>
+#include <span>
+
+#include <glm/geometric.hpp>
+
+namespace cloth::sim {
+
+/// Unit normals of an nu x nv grid (vertex (i, j) at index j * nu + i) from central differences,
+/// one-sided at the border: n = (dP/dv) x (dP/du), the front side of the grid's triangles. A vertex
+/// whose differences are parallel (a crushed grid, or nv = 1) gets `fallback`.
+template <class V>
+void gridNormals(int nu, int nv, std::span<const V> p, std::span<V> normals, const V& fallback = V(0)) {
+  const auto index = [nu](int i, int j) { return static_cast<std::size_t>(j) * nu + i; };
+  for (int j = 0; j < nv; ++j) {
+    const int below = j > 0 ? j - 1 : j, above = j + 1 < nv ? j + 1 : j;
+    for (int i = 0; i < nu; ++i) {
+      const int left = i > 0 ? i - 1 : i, right = i + 1 < nu ? i + 1 : i;
+      const V alongV = p[index(i, above)] - p[index(i, below)];
+      const V alongU = p[index(right, j)] - p[index(left, j)];
+      const V n = glm::cross(alongV, alongU);
+      const auto len2 = glm::dot(n, n);
+      normals[index(i, j)] = len2 > 0 ? n / std::sqrt(len2) : fallback;
+    }
+  }
+}
+
+}  // namespace cloth::sim
