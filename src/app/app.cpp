@@ -15,7 +15,6 @@
 
 #include "cloth/io/preset_file.h"
 #include "cloth/render/capture.h"
-#include "cloth/render/gl.h"
 #include "cloth/render/shader.h"
 #include "cloth/view/capture_names.h"
 #include "state_dump.h"
@@ -84,9 +83,45 @@ App::App(AppOptions options, config::Settings settings) : options_(std::move(opt
 
 int App::run() { return options_.headless ? runHeadless() : runWindowed(); }
 
-config::Status App::initRenderer() {
+// Shaders, patterns and the offscreen target, once a GL context is current. Antialiasing is off by
+// default on a software rasterizer, which spends half its frame on 4x MSAA.
+config::Status App::initRendering(glm::ivec2 size) {
   renderer_.emplace();
-  return renderer_->init(render::findShaderDirectory(executableDirectory()), state_.refiner.hadap());
+  if (auto st = renderer_->init(render::findShaderDirectory(executableDirectory()), state_.refiner.hadap()); !st)
+    return st;
+  const int samples = options_.samples >= 0 ? options_.samples : (render::isSoftwareRenderer() ? 0 : 4);
+  target_.emplace();
+  return target_->create(size.x, size.y, samples);
+}
+
+void App::frame(int steps, glm::ivec2 size) {
+  state_.applySettings();
+  state_.advance(steps);
+  state_.refine();
+  const auto start = Clock::now();
+  renderer_->upload(state_.surface);
+  target_->bindForDrawing();
+  renderer_->draw(state_.frameView(size, viewport_.aspect()), state_.render);
+  target_->resolveForReading();
+  state_.stats.msRender = 1e3 * seconds(Clock::now() - start);
+  capture();
+  ++state_.stats.frames;
+}
+
+int App::stepsForFrame(double wallSeconds) {
+  if (state_.paused) return std::exchange(state_.stepOnce, false) ? 1 : 0;
+  const double h = state_.settings.scene.params.solver.h;
+  return state_.playback.stepsForFrame(wallSeconds, h, recorder_.active() || options_.headless, capture_.fps);
+}
+
+// Hands the frame to the recorder while recording; stops after --record-frames frames.
+void App::capture() {
+  if (!recorder_.active()) return;
+  if (!recorder_.add(target_->read())) {
+    state_.notify("recording stopped: " + recorder_.error());
+    return;
+  }
+  if (options_.recordFrames > 0 && ++recordedFrames_ >= options_.recordFrames) toggleRecording();
 }
 
 void App::runCommand(view::Command command) {
@@ -95,22 +130,33 @@ void App::runCommand(view::Command command) {
   switch (command) {
     case Command::TogglePause: state_.paused = !state_.paused; break;
     case Command::SingleStep: state_.stepOnce = true; break;
-    case Command::Reset: requests_.reset = true; break;
+    case Command::Reset:
+      input_.cancel();
+      state_.reset();
+      break;
     case Command::ModeKey: mode(detail::DetailMode::Key); break;
     case Command::ModeSpline: mode(detail::DetailMode::Spline); break;
     case Command::ModeWrinkled: mode(detail::DetailMode::Wrinkled); break;
     case Command::ModeHadap: mode(detail::DetailMode::Hadap); break;
     case Command::ToggleWireframe: state_.render.wireframe = !state_.render.wireframe; break;
-    case Command::Screenshot: requests_.screenshot = true; break;
-    case Command::ToggleRecording: requests_.toggleRecording = true; break;
+    case Command::Screenshot: takeScreenshot(); break;
+    case Command::ToggleRecording: toggleRecording(); break;
     case Command::ToggleHelp: state_.showHelp = !state_.showHelp; break;
     case Command::FrameCloth: state_.frameCloth(); break;
     case Command::Quit: quit_ = true; break;
   }
 }
 
-void App::startRecording() {
-  if (auto st = recorder_.start(capture_.folder, capture_.format, capture_.fps); !st) {
+// The last frame's scene (the offscreen target holds it, without the panels) into the capture folder.
+void App::takeScreenshot() {
+  if (auto st = io::ensureWritableDirectory(capture_.folder); !st) return state_.notify("screenshot: " + st.message());
+  const std::filesystem::path target = view::nextScreenshotPath(capture_.folder);
+  const auto st = io::writePng(target, target_->read(), io::Overwrite::Never);
+  state_.notify(st ? "screenshot saved to " + target.string() : "screenshot failed: " + st.message());
+}
+
+void App::startRecording(const std::filesystem::path& base) {
+  if (auto st = recorder_.start(base, capture_.format, capture_.fps); !st) {
     state_.notify("recording not started: " + st.message());
     return;
   }
@@ -120,7 +166,7 @@ void App::startRecording() {
 }
 
 void App::toggleRecording() {
-  if (!recorder_.active()) return startRecording();
+  if (!recorder_.active()) return startRecording(capture_.folder);
   recorder_.stop();
   const std::string error = recorder_.error();
   state_.notify(error.empty() ? "recorded " + std::to_string(recorder_.framesWritten()) + " frames into " +
@@ -128,12 +174,9 @@ void App::toggleRecording() {
                               : "recording stopped: " + error);
 }
 
-// Requests from panels and keys that need files, GL or the window.
+// Panel requests that need files or the window.
 void App::handleRequests(Window& window) {
   UiRequests r = std::exchange(requests_, {});
-  if (r.reset) state_.reset();
-  if (r.toggleRecording) toggleRecording();
-  if (r.screenshot) screenshotRequested_ = true;
   if (r.vsyncChanged) window.setVsync(capture_.vsync);
   if (r.savePreset) {
     const auto mode = capture_.overwritePreset ? io::Overwrite::Allowed : io::Overwrite::Never;
@@ -144,11 +187,11 @@ void App::handleRequests(Window& window) {
     config::Settings next = state_.settings;
     const auto st = io::loadPreset(capture_.presetPath, next);
     if (!st) return state_.notify(st.message());
-    const bool rebuild = next.scene.name != state_.settings.scene.name || next.scene.grid.nu != state_.settings.scene.grid.nu ||
-                         next.scene.grid.nv != state_.settings.scene.grid.nv ||
-                         next.scene.grid.singleShear != state_.settings.scene.grid.singleShear;
+    const auto& grid = state_.settings.scene.grid;
+    const bool rebuild = next.scene.name != state_.settings.scene.name || next.scene.grid.nu != grid.nu ||
+                         next.scene.grid.nv != grid.nv || next.scene.grid.singleShear != grid.singleShear;
     state_.settings = std::move(next);
-    if (rebuild) state_.reset();
+    if (rebuild) runCommand(view::Command::Reset);
     state_.notify(std::string("preset loaded from ") + capture_.presetPath);
   }
   if (r.loadPatternSlot >= 0) {
@@ -160,83 +203,30 @@ void App::handleRequests(Window& window) {
   }
 }
 
-void App::stepSimulation(double wallSeconds) {
-  state_.applySettings();
-  int steps = 0;
-  const double h = state_.settings.scene.params.solver.h;
-  if (!state_.paused) steps = state_.playback.stepsForFrame(wallSeconds, h, recorder_.active(), capture_.fps);
-  else if (state_.stepOnce) steps = 1;
-  state_.stepOnce = false;
-  state_.advance(steps);
-  state_.refine();
-}
-
-void App::renderScene(glm::ivec2 framebufferSize, float aspect) {
-  const auto start = Clock::now();
-  renderer_->draw(state_.frameView(framebufferSize, aspect), state_.render);
-  state_.stats.msRender = 1e3 * seconds(Clock::now() - start);
-}
-
-bool App::captureWanted(bool finalFrame) const {
-  return screenshotRequested_ || recorder_.active() || (finalFrame && options_.screenshot);
-}
-
-// Reads the rendered scene (before the UI is drawn over it) and hands it to the screenshot writer
-// or the recorder.
-void App::capture(glm::ivec2 framebufferSize, bool finalFrame) {
-  if (!captureWanted(finalFrame)) return;
-  io::Image image = render::readPixels(framebufferSize.x, framebufferSize.y);
-  if (screenshotRequested_) {
-    screenshotRequested_ = false;
-    takeScreenshot(image, std::nullopt);
-  }
-  if (recorder_.active()) {
-    if (!recorder_.add(image)) {
-      state_.notify("recording stopped: " + recorder_.error());
-    } else if (options_.recordFrames > 0 && ++recordedFrames_ >= options_.recordFrames) {
-      toggleRecording();
-    }
-  }
-  if (finalFrame) lastImage_ = std::move(image);
-}
-
-void App::takeScreenshot(const io::Image& image, const std::optional<std::filesystem::path>& path) {
-  std::filesystem::path target;
-  if (path) {
-    target = *path;
-  } else {
-    if (auto st = io::ensureWritableDirectory(capture_.folder); !st) return state_.notify("screenshot: " + st.message());
-    target = view::nextScreenshotPath(capture_.folder);
-  }
-  const auto overwrite = path && options_.force ? io::Overwrite::Allowed : io::Overwrite::Never;
-  const auto st = io::writePng(target, image, overwrite);
-  state_.notify(st ? "screenshot saved to " + target.string() : "screenshot failed: " + st.message());
-}
-
 bool App::shouldQuit(double wallSeconds) const {
   if (quit_) return true;
-  if (options_.exitAfterFrames > 0 && state_.stats.frames + 1 >= options_.exitAfterFrames) return true;
+  if (options_.exitAfterFrames > 0 && state_.stats.frames >= options_.exitAfterFrames) return true;
   return options_.exitAfterSeconds > 0 && wallSeconds >= options_.exitAfterSeconds;
 }
 
 // On exit: the final screenshot and the state dump the command line asked for.
-int App::finish(const view::Viewport& window) {
+int App::finish() {
   recorder_.stop();
   int code = kExitOk;
   if (!recorder_.error().empty()) {
     std::cerr << "clothview: recording stopped: " << recorder_.error() << "\n";
     code = options_.headless ? kExitFailure : code;
   }
-  if (options_.screenshot && lastImage_) {
-    const auto st = io::writePng(*options_.screenshot, *lastImage_, options_.force ? io::Overwrite::Allowed : io::Overwrite::Never);
+  const auto overwrite = options_.force ? io::Overwrite::Allowed : io::Overwrite::Never;
+  if (options_.screenshot && state_.stats.frames > 0) {
+    const auto st = io::writePng(*options_.screenshot, target_->read(), overwrite);
     if (!st) {
       std::cerr << "clothview: screenshot failed: " << st.message() << "\n";
       code = kExitFailure;
     }
   }
   if (options_.dumpState) {
-    const auto st = io::writeFileAtomically(*options_.dumpState, stateJson(state_, window),
-                                            options_.force ? io::Overwrite::Allowed : io::Overwrite::Never);
+    const auto st = io::writeFileAtomically(*options_.dumpState, stateJson(state_, viewport_), overwrite);
     if (!st) {
       std::cerr << "clothview: state dump failed: " << st.message() << "\n";
       code = kExitFailure;
@@ -245,60 +235,62 @@ int App::finish(const view::Viewport& window) {
   return code;
 }
 
+// Input, then the panels: everything the user asked for this frame.
+void App::windowedUi(Window& window, double wallSeconds) {
+  std::vector<InputEvent>& events = window.pollEvents();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  viewport_ = {window.windowSize().x, window.windowSize().y};
+  const ImGuiIO& io = ImGui::GetIO();
+  std::vector<view::Command> commands =
+      input_.handle(events, state_, viewport_, io.WantCaptureMouse, io.WantCaptureKeyboard);
+  PanelContext panels{state_, capture_, recorder_, requests_, commands};
+  drawControlWindow(panels);
+  drawHelpOverlay(state_);
+  drawMessage(state_, static_cast<float>(wallSeconds));
+  for (view::Command c : commands) runCommand(c);
+  handleRequests(window);
+}
+
 int App::runWindowed() {
   Window window;
-  if (auto st = window.open(options_.width, options_.height, "clothview", options_.vsync, options_.samples); !st) {
+  if (auto st = window.open(options_.width, options_.height, "clothview", options_.vsync); !st) {
     std::cerr << "clothview: " << st.message() << " (for rendering without a display use --headless)\n";
     return kExitFailure;
   }
   initImGui(window);
-  if (auto st = initRenderer(); !st) {
+  if (auto st = initRendering(window.framebufferSize()); !st) {
     std::cerr << "clothview: " << st.message() << "\n";
     renderer_.reset();
+    target_.reset();
     shutdownImGui();
     return kExitFailure;
   }
-  if (options_.record) {
-    std::strncpy(capture_.folder, options_.record->c_str(), sizeof capture_.folder - 1);
-    startRecording();
-  }
+  if (options_.record) startRecording(*options_.record);
   const auto start = Clock::now();
   auto previous = start;
-  view::Viewport viewport{options_.width * 1.0f, options_.height * 1.0f};
-  while (!window.shouldClose()) {
+  while (!window.shouldClose() && !shouldQuit(seconds(Clock::now() - start))) {
     const auto now = Clock::now();
     const double dt = seconds(now - previous);
     previous = now;
     state_.stats.fps = dt > 0 ? 0.9 * state_.stats.fps + 0.1 / dt : state_.stats.fps;
-    std::vector<InputEvent>& events = window.pollEvents();
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    viewport = {window.windowSize().x, window.windowSize().y};
-    const ImGuiIO& io = ImGui::GetIO();
-    for (view::Command c : input_.handle(events, state_, viewport, io.WantCaptureMouse, io.WantCaptureKeyboard))
-      runCommand(c);
-    PanelContext panels{state_, capture_, recorder_, requests_};
-    drawControlWindow(panels);
-    drawHelpOverlay(state_);
-    drawMessage(state_, static_cast<float>(dt));
-    handleRequests(window);
-    stepSimulation(dt);
-    const bool finalFrame = shouldQuit(seconds(now - start));
-    const glm::ivec2 fb = window.framebufferSize();
-    renderScene(fb, viewport.aspect());
-    capture(fb, finalFrame);  // the back buffer, before the UI and before the swap
+    windowedUi(window, dt);
+    const glm::ivec2 size = window.framebufferSize();
+    if (size != glm::ivec2(target_->width(), target_->height()) && size.x > 0 && size.y > 0)
+      if (auto st = target_->create(size.x, size.y, target_->samples()); !st) state_.notify(st.message());
+    frame(stepsForFrame(dt), size);
+    target_->copyToWindow();
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     window.swapBuffers();
-    ++state_.stats.frames;
-    if (finalFrame) break;
   }
   const double wall = seconds(Clock::now() - start);
   std::cout << "clothview: " << state_.stats.frames << " frames in " << wall << " s ("
             << (wall > 0 ? state_.stats.frames / wall : 0.0) << " fps)\n";
-  const int code = finish(viewport);
-  renderer_.reset();
+  const int code = finish();
+  renderer_.reset();  // GL objects go before the context does
+  target_.reset();
   shutdownImGui();
   return code;
 }

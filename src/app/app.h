@@ -1,12 +1,12 @@
 #pragma once
-// The viewer application: owns the window (or headless context), the viewer state, the renderer
-// and the recorder, and runs the frame loop: poll -> UI -> step -> refine -> render -> capture -> swap.
+// The viewer application: owns the window (or headless context), the viewer state, the renderer,
+// the offscreen target the scene is drawn into and the recorder. Windowed and headless runs share
+// one frame(): step -> refine -> upload -> draw -> capture.
 
-#include <filesystem>
 #include <optional>
 
 #include "app_options.h"
-#include "cloth/io/image_io.h"
+#include "cloth/render/framebuffer.h"
 #include "cloth/render/renderer.h"
 #include "input_controller.h"
 #include "panels.h"
@@ -27,31 +27,32 @@ class App {
  private:
   int runWindowed();
   int runHeadless();
-  int renderHeadless();
-  config::Status initRenderer();
+  config::Status initRendering(glm::ivec2 size);
+  /// One frame: advances the simulation by `steps`, rebuilds the render surface, uploads and draws
+  /// it into the offscreen target, and hands the pixels to the recorder if it is recording.
+  void frame(int steps, glm::ivec2 size);
+  int stepsForFrame(double wallSeconds);
+  void capture();
+  void windowedUi(class Window& window, double wallSeconds);
   void runCommand(view::Command command);
-  void handleRequests(class Window& window);
-  void startRecording();
+  void handleRequests(Window& window);
+  void takeScreenshot();
+  void startRecording(const std::filesystem::path& base);
   void toggleRecording();
-  void takeScreenshot(const io::Image& image, const std::optional<std::filesystem::path>& path);
-  void stepSimulation(double wallSeconds);
-  void renderScene(glm::ivec2 framebufferSize, float aspect);
-  bool captureWanted(bool finalFrame) const;
-  void capture(glm::ivec2 framebufferSize, bool finalFrame);
-  int finish(const view::Viewport& window);
   bool shouldQuit(double wallSeconds) const;
+  int finish();
 
   AppOptions options_;
   ViewerState state_;
   std::optional<render::Renderer> renderer_;  ///< lives only while a GL context does
+  std::optional<render::OffscreenTarget> target_;  ///< the last frame's scene, without the UI
+  view::Viewport viewport_;                    ///< the window in cursor coordinates
   Recorder recorder_;
   CaptureSettings capture_;
   UiRequests requests_;
   InputController input_;
-  bool screenshotRequested_ = false;
   bool quit_ = false;
   long long recordedFrames_ = 0;
-  std::optional<io::Image> lastImage_;
 };
 
 }  // namespace cloth::app

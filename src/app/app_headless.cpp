@@ -1,12 +1,9 @@
-// Headless runs: EGL surfaceless context, offscreen target, fixed frame rate, progress bar.
+// Headless runs: EGL surfaceless context, fixed frame rate, progress bar.
 
 #include <cmath>
-#include <cstring>
 #include <iostream>
 
 #include "app.h"
-#include "cloth/render/capture.h"
-#include "cloth/render/framebuffer.h"
 #include "headless_context.h"
 
 namespace cloth::app {
@@ -29,50 +26,35 @@ int App::runHeadless() {
     std::cerr << "clothview: cannot render headless: " << st.message() << "\n";
     return kExitFailure;
   }
-  const int code = renderHeadless();
-  renderer_.reset();  // GL objects go before the context does
-  return code;
-}
-
-int App::renderHeadless() {
-  if (auto st = initRenderer(); !st) {
-    std::cerr << "clothview: " << st.message() << "\n";
-    return kExitFailure;
-  }
-  render::OffscreenTarget target;
-  if (auto st = target.create(options_.width, options_.height, options_.samples < 0 ? 4 : options_.samples); !st) {
-    std::cerr << "clothview: " << st.message() << "\n";
-    return kExitFailure;
-  }
-  if (options_.record) {
-    if (auto st = recorder_.start(*options_.record, options_.format, options_.fps); !st) {
-      std::cerr << "clothview: cannot record: " << st.message() << "\n";
-      return kExitFailure;
-    }
-    std::cerr << "clothview: recording into " << recorder_.folder().string() << "\n";
-  }
   const glm::ivec2 size(options_.width, options_.height);
-  const view::Viewport viewport{float(options_.width), float(options_.height)};
-  const long long frames = std::llround(options_.seconds * options_.fps);
-  const double h = state_.settings.scene.params.solver.h;
-  for (long long f = 0; f <= frames; ++f) {  // frame 0 shows the initial state
-    state_.applySettings();
-    if (f > 0) state_.advance(state_.playback.stepsForFrame(0, h, true, options_.fps));
-    state_.refine();
-    target.bindForDrawing();
-    renderScene(size, viewport.aspect());
-    target.resolveForReading();
-    io::Image image = render::readPixels(size.x, size.y);
-    if (recorder_.active() && !recorder_.add(image)) break;
-    if (f == frames) lastImage_ = std::move(image);
-    ++state_.stats.frames;
-    printProgress(f, frames);
+  viewport_ = {float(size.x), float(size.y)};
+  int code = kExitOk;
+  if (auto st = initRendering(size); !st) {
+    std::cerr << "clothview: " << st.message() << "\n";
+    code = kExitFailure;
+  } else if (options_.record) {
+    if (auto rec = recorder_.start(*options_.record, options_.format, options_.fps); !rec) {
+      std::cerr << "clothview: cannot record: " << rec.message() << "\n";
+      code = kExitFailure;
+    }
   }
-  if (recorder_.active()) recorder_.stop();
-  const long long written = recorder_.framesWritten();
-  if (options_.record && recorder_.error().empty())
-    std::cerr << "clothview: wrote " << written << " frames into " << recorder_.folder().string() << "\n";
-  return finish(viewport);
+  if (code == kExitOk) {
+    if (recorder_.active()) std::cerr << "clothview: recording into " << recorder_.folder().string() << "\n";
+    const long long frames = std::llround(options_.seconds * options_.fps);
+    for (long long f = 0; f <= frames; ++f) {  // frame 0 shows the initial state
+      frame(f == 0 ? 0 : stepsForFrame(0), size);
+      if (options_.record && !recorder_.active()) break;  // a write failed
+      printProgress(f, frames);
+    }
+    recorder_.stop();
+    if (options_.record && recorder_.error().empty())
+      std::cerr << "clothview: wrote " << recorder_.framesWritten() << " frames into " << recorder_.folder().string()
+                << "\n";
+    code = finish();
+  }
+  renderer_.reset();  // GL objects go before the context does
+  target_.reset();
+  return code;
 }
 
 }  // namespace cloth::app

@@ -56,7 +56,7 @@ void InputController::press(const InputEvent& e, ViewerState& state, const view:
   }
   if (node && s.grab(*node)) {
     gesture_ = Gesture::DragNode;
-    state.draggedNode = *node;
+    dragged_ = *node;
     dragPlane_ = view::cameraFacingPlane(state.camera, s.cloth().x[*node]);
     return;
   }
@@ -64,8 +64,7 @@ void InputController::press(const InputEvent& e, ViewerState& state, const view:
 }
 
 void InputController::release(ViewerState& state) {
-  if (gesture_ == Gesture::DragNode && state.draggedNode >= 0) state.simulation.release(state.draggedNode);
-  state.draggedNode = -1;
+  if (gesture_ == Gesture::DragNode) state.simulation.release(dragged_);
   gesture_ = Gesture::None;
 }
 
@@ -75,7 +74,7 @@ void InputController::move(glm::vec2 cursor, ViewerState& state, const view::Vie
   switch (gesture_) {
     case Gesture::DragNode:
       if (auto target = view::intersect(view::cursorRay(state.camera, viewport, cursor), dragPlane_))
-        state.simulation.setHandleTarget(state.draggedNode, *target);
+        state.simulation.setHandleTarget(dragged_, *target);
       break;
     case Gesture::Orbit: state.camera.orbit(delta.x, delta.y); break;
     case Gesture::Pan: state.camera.pan(delta.x, delta.y, viewport.height); break;

@@ -20,6 +20,8 @@ class InputController {
   /// ImGui's WantCaptureMouse / WantCaptureKeyboard.
   std::vector<view::Command> handle(const std::vector<InputEvent>& events, ViewerState& state,
                                     const view::Viewport& viewport, bool uiWantsMouse, bool uiWantsKeyboard);
+  /// Forgets the gesture in progress (the simulation it referred to was rebuilt).
+  void cancel() { gesture_ = Gesture::None; }
 
  private:
   enum class Gesture { None, DragNode, Orbit, Pan };
@@ -27,8 +29,10 @@ class InputController {
   void release(ViewerState& state);
   void move(glm::vec2 cursor, ViewerState& state, const view::Viewport& viewport);
 
+  // The drag in progress: the grabbed node (a handle of the simulation) and the plane it moves in.
   Gesture gesture_ = Gesture::None;
   glm::vec2 lastCursor_{0};
+  sim::NodeIndex dragged_ = -1;
   view::DragPlane dragPlane_;
 };
 

@@ -27,12 +27,12 @@ bool params(ViewerState& s, std::initializer_list<const char*> names) {
 
 void drawScenePanel(PanelContext& c) {
   ViewerState& s = c.state;
-  c.requests.reset |= params(s, {"scene", "grid"});
-  if (ImGui::Button("Reset")) c.requests.reset = true;
+  if (params(s, {"scene", "grid"})) c.commands.push_back(view::Command::Reset);
+  if (ImGui::Button("Reset")) c.commands.push_back(view::Command::Reset);
   ImGui::SameLine();
-  if (ImGui::Button(s.paused ? "Resume" : "Pause")) s.paused = !s.paused;
+  if (ImGui::Button(s.paused ? "Resume" : "Pause")) c.commands.push_back(view::Command::TogglePause);
   ImGui::SameLine();
-  if (ImGui::Button("Step")) s.stepOnce = true;
+  if (ImGui::Button("Step")) c.commands.push_back(view::Command::SingleStep);
   ImGui::SameLine();
   ImGui::Text("t = %.2f s", s.simulation.time());
   params(s, {"integrator", "iterations", "h", "substeps"});
@@ -51,7 +51,7 @@ void drawMaterialPanel(PanelContext& c) {
   const auto& p = s.settings.scene.params;
   ImGui::TextDisabled("total mass %.3g kg", p.material.massPerNode * static_cast<double>(s.simulation.cloth().nodeCount()));
   params(s, {"damping", "tau", "provot_passes", "provot_omega"});
-  c.requests.reset |= params(s, {"single_shear"});
+  if (params(s, {"single_shear"})) c.commands.push_back(view::Command::Reset);
   params(s, {"self_collision", "thickness", "friction", "handle_speed", "gravity"});
 }
 
@@ -116,9 +116,10 @@ void drawDetailPanel(PanelContext& c) {
 
 void drawCapturePanel(PanelContext& c) {
   CaptureSettings& cap = c.capture;
-  if (ImGui::Button("Screenshot (S)")) c.requests.screenshot = true;
+  if (ImGui::Button("Screenshot (S)")) c.commands.push_back(view::Command::Screenshot);
   ImGui::SameLine();
-  if (ImGui::Button(c.recorder.active() ? "Stop recording (C)" : "Record (C)")) c.requests.toggleRecording = true;
+  if (ImGui::Button(c.recorder.active() ? "Stop recording (C)" : "Record (C)"))
+    c.commands.push_back(view::Command::ToggleRecording);
   ImGui::InputText("folder", cap.folder, sizeof cap.folder);
   float fps = static_cast<float>(cap.fps);
   if (ImGui::SliderFloat("frame rate", &fps, 1, 120, "%.0f fps", ImGuiSliderFlags_AlwaysClamp)) cap.fps = fps;

@@ -3,6 +3,9 @@
 // reference and raise requests that the app carries out after the UI (they need files or GL).
 
 #include <string>
+#include <vector>
+
+#include "cloth/view/controls.h"
 
 #include "app_options.h"
 #include "recorder.h"
@@ -10,11 +13,9 @@
 
 namespace cloth::app {
 
-/// What the user asked for this frame through the UI.
+/// What the user asked for this frame through the UI besides commands (view::Command): file and
+/// window operations.
 struct UiRequests {
-  bool reset = false;
-  bool screenshot = false;
-  bool toggleRecording = false;
   bool savePreset = false;
   bool loadPreset = false;
   int loadPatternSlot = -1;  ///< 0 or 1: load the pattern file into that slot
@@ -38,6 +39,7 @@ struct PanelContext {
   CaptureSettings& capture;
   const Recorder& recorder;
   UiRequests& requests;
+  std::vector<view::Command>& commands;  ///< buttons that do what a key does
 };
 
 /// The control window with every panel.

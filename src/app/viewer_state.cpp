@@ -28,7 +28,6 @@ ViewerState::ViewerState(config::Settings initial)
 
 void ViewerState::reset() {
   simulation = sim::instantiate(settings.scene);
-  draggedNode = -1;
   playback.resetClock();
   stats.kineticHistory.clear();
   frameCloth();
@@ -102,12 +101,10 @@ render::FrameView ViewerState::frameView(glm::ivec2 framebufferSize, float aspec
   f.projection = camera.projection(aspect);
   f.eye = camera.eye();
   f.framebufferSize = framebufferSize;
-  f.surface = &surface;
   f.cloth = &simulation.cloth();
   f.colliders = simulation.colliders();
   f.windVelocity = glm::vec3(settings.scene.params.wind.velocity);
   f.rods = poles();
-  f.draggedNode = draggedNode;
   f.hadap = settings.detail.mode == detail::DetailMode::Hadap;
   f.hadapDepth = refiner.hadap().depthMeters();
   f.patternTiles = settings.detail.hadap.tiles;

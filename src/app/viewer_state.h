@@ -39,7 +39,6 @@ struct ViewerState {
   bool stepOnce = false;
   bool showHelp = false;
   bool showPanels = true;
-  int draggedNode = -1;
   std::string message;       ///< shown briefly on screen (errors, saved files)
   double messageSeconds = 0; ///< how long it stays
 

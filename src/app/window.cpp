@@ -2,9 +2,6 @@
 
 #include <GLFW/glfw3.h>
 
-#include <cstring>
-
-#include "cloth/render/gl.h"
 
 namespace cloth::app {
 namespace {
@@ -17,20 +14,12 @@ std::string lastGlfwError() {
   return description ? description : "unknown GLFW error";
 }
 
-bool softwareRenderer() {
-  const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  if (!renderer) return false;
-  for (const char* name : {"llvmpipe", "softpipe", "swrast", "Software"})
-    if (std::strstr(renderer, name)) return true;
-  return false;
-}
-
-GLFWwindow* createWindow(int width, int height, const std::string& title, int samples) {
+GLFWwindow* createWindow(int width, int height, const std::string& title) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_SAMPLES, samples);
+  glfwWindowHint(GLFW_SAMPLES, 0);  // the scene is antialiased in the offscreen target
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
   GLFWwindow* w = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
   if (w) glfwMakeContextCurrent(w);
@@ -44,15 +33,9 @@ Window::~Window() {
   glfwTerminate();
 }
 
-config::Status Window::open(int width, int height, const std::string& title, bool vsync, int samples) {
+config::Status Window::open(int width, int height, const std::string& title, bool vsync) {
   if (!glfwInit()) return config::Status::failure("cannot open a window: " + lastGlfwError());
-  window_ = createWindow(width, height, title, samples < 0 ? 4 : samples);
-  // Automatic antialiasing: a software rasterizer spends half its frame on 4x MSAA, so it goes
-  // without (measured on llvmpipe: 31 vs 56 fps for the flag).
-  if (window_ && samples < 0 && softwareRenderer()) {
-    glfwDestroyWindow(window_);
-    window_ = createWindow(width, height, title, 0);
-  }
+  window_ = createWindow(width, height, title);
   if (!window_) return config::Status::failure("cannot create an OpenGL 3.3 window: " + lastGlfwError());
   setVsync(vsync);
   glfwSetWindowUserPointer(window_, this);
@@ -65,7 +48,6 @@ config::Status Window::open(int width, int height, const std::string& title, boo
 
 void Window::setVsync(bool on) { glfwSwapInterval(on ? 1 : 0); }
 bool Window::shouldClose() const { return glfwWindowShouldClose(window_); }
-void Window::requestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
 void Window::swapBuffers() { glfwSwapBuffers(window_); }
 
 std::vector<InputEvent>& Window::pollEvents() {

@@ -27,13 +27,11 @@ class Window {
   Window& operator=(const Window&) = delete;
   ~Window();
 
-  /// Opens a resizable, HiDPI-aware window with `samples` MSAA samples (-1: 4, or none on a
-  /// software rasterizer). Our callbacks are installed here, before ImGui's backend, which chains
-  /// to them.
-  config::Status open(int width, int height, const std::string& title, bool vsync, int samples);
+  /// Opens a resizable, HiDPI-aware window. Our callbacks are installed here, before ImGui's
+  /// backend, which chains to them.
+  config::Status open(int width, int height, const std::string& title, bool vsync);
   void setVsync(bool on);
   bool shouldClose() const;
-  void requestClose();
   void swapBuffers();
   /// Polls GLFW and returns the events since the previous call.
   std::vector<InputEvent>& pollEvents();

@@ -1,6 +1,7 @@
 #include "cloth/render/capture.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "cloth/render/gl.h"
 
@@ -16,6 +17,14 @@ io::Image readPixels(int width, int height) {
                      image.pixels.begin() + static_cast<std::ptrdiff_t>((y + 1) * row),
                      image.pixels.begin() + static_cast<std::ptrdiff_t>((height - 1 - y) * row));
   return image;
+}
+
+bool isSoftwareRenderer() {
+  const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  if (!renderer) return false;
+  for (const char* name : {"llvmpipe", "softpipe", "swrast", "Software"})
+    if (std::strstr(renderer, name)) return true;
+  return false;
 }
 
 }  // namespace cloth::render

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "cloth/render/capture.h"
+
 namespace cloth::render {
 namespace {
 
@@ -60,6 +62,18 @@ void OffscreenTarget::resolveForReading() const {
     glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+}
+
+io::Image OffscreenTarget::read() const {
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+  return readPixels(width_, height_);
+}
+
+void OffscreenTarget::copyToWindow() const {
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
 }  // namespace cloth::render

@@ -45,13 +45,17 @@ void Renderer::draw(const FrameView& f, const RenderOptions& o) {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   glEnable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);  // the cloth is two-sided
-  if (f.surface) drawCloth(f, o);  // first, so the depth test spares the ground pixels behind it
+  if (hasSurface_) drawCloth(f, o);  // first, so the depth test spares the ground pixels behind it
   drawSolids(f, o);
   drawOverlays(f, o);
 }
 
+void Renderer::upload(const detail::SurfaceMesh& surface) {
+  surface_.upload(surface);
+  hasSurface_ = surface.vertexCount() > 0;
+}
+
 void Renderer::drawCloth(const FrameView& f, const RenderOptions& o) {
-  surface_.upload(*f.surface);
   cloth_.use();
   cloth_.set("uViewProjection", f.projection * f.view);
   cloth_.set("uEye", f.eye);
@@ -82,7 +86,6 @@ void Renderer::drawSolids(const FrameView& f, const RenderOptions& o) {
     ground_.draw();
   }
   solid_.set("uGround", 0);
-  solid_.set("uColor", glm::vec3(0.78f, 0.42f, 0.32f));
   rodScratch_ = f.rods;
   if (o.windArrow) addWindArrow(f, rodScratch_);
   for (const Rod& rod : rodScratch_) drawRod(rod);
@@ -146,11 +149,10 @@ void Renderer::drawRod(const Rod& rod) {
 void Renderer::buildMarkers(const FrameView& f, const RenderOptions& o) {
   markerScratch_.clear();
   const sim::Cloth* c = f.cloth;
-  if (c && o.pinnedMarkers)
-    for (std::size_t i = 0; i < c->nodeCount(); ++i)
-      if (c->kind[i] == sim::NodeKind::Pinned) markerScratch_.push_back({glm::vec3(c->x[i]), kPinColor});
-  if (c && f.draggedNode >= 0 && static_cast<std::size_t>(f.draggedNode) < c->nodeCount())
-    markerScratch_.push_back({glm::vec3(c->x[f.draggedNode]), kDragColor});
+  for (std::size_t i = 0; c && i < c->nodeCount(); ++i) {
+    if (c->kind[i] == sim::NodeKind::Pinned && o.pinnedMarkers) markerScratch_.push_back({glm::vec3(c->x[i]), kPinColor});
+    if (c->kind[i] == sim::NodeKind::Driven) markerScratch_.push_back({glm::vec3(c->x[i]), kDragColor});
+  }
   markers_.upload(markerScratch_);
 }
 
@@ -167,7 +169,7 @@ void Renderer::drawOverlays(const FrameView& f, const RenderOptions& o) {
   const float scale = static_cast<float>(f.framebufferSize.y) / 720.0f;
   overlay_.set("uPointSize", 12.0f * scale);
   markers_.draw(GL_POINTS);
-  if (o.nodeKinds && f.surface) {  // Kang Fig. 2: every render node coloured by its role
+  if (o.nodeKinds && hasSurface_) {  // Kang Fig. 2: every render node coloured by its role
     overlay_.set("uRoleColours", 1);
     overlay_.set("uPointSize", 5.0f * scale);
     surface_.drawPoints();

@@ -9,4 +9,8 @@ namespace cloth::render {
 /// swap, or a resolved offscreen target), top row first.
 io::Image readPixels(int width, int height);
 
+/// Whether the current context renders in software (Mesa's llvmpipe or softpipe), where
+/// multisampling halves the frame rate.
+bool isSoftwareRenderer();
+
 }  // namespace cloth::render

@@ -1,8 +1,10 @@
 #pragma once
-// An offscreen render target (multisampled colour and depth, resolved for reading), used when
-// there is no window: headless rendering through EGL.
+// The offscreen render target every frame's scene is drawn into (multisampled colour and depth,
+// resolved for reading): read back for screenshots and recordings, and copied to the window when
+// there is one. Headless runs (EGL, no display) use it alone.
 
 #include "cloth/config/status.h"
+#include "cloth/io/image_io.h"
 #include "cloth/render/gl.h"
 
 namespace cloth::render {
@@ -20,6 +22,13 @@ class OffscreenTarget {
   void bindForDrawing() const;
   /// Resolves the samples into the single-sampled buffer and binds it for glReadPixels.
   void resolveForReading() const;
+  /// The resolved image (the last frame drawn into the target), top row first.
+  io::Image read() const;
+  /// Copies the resolved image to the window's framebuffer and binds that for drawing (the UI).
+  void copyToWindow() const;
+  int width() const { return width_; }
+  int height() const { return height_; }
+  int samples() const { return samples_; }
 
  private:
   void destroy();

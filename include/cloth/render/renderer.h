@@ -44,12 +44,10 @@ struct FrameView {
   glm::mat4 view{1}, projection{1};
   glm::vec3 eye{0};
   glm::ivec2 framebufferSize{1, 1};
-  const detail::SurfaceMesh* surface = nullptr;
-  const sim::Cloth* cloth = nullptr;  ///< key nodes: wireframe and pin markers
+  const sim::Cloth* cloth = nullptr;  ///< key nodes: wireframe, pinned and dragged markers
   std::span<const sim::Collider> colliders;
   glm::vec3 windVelocity{0};          ///< m/s
   std::vector<Rod> rods;
-  int draggedNode = -1;
   bool hadap = false;                 ///< the surface carries Hadap pattern amplitudes
   float hadapDepth = 0;               ///< m
   float patternTiles = 1;
@@ -60,6 +58,9 @@ class Renderer {
   /// Loads the shaders from `shaderDir` (messages carry the compile log) and uploads the patterns.
   Status init(const std::filesystem::path& shaderDir, const detail::HadapWrinkles& patterns);
   void uploadPatterns(const detail::HadapWrinkles& patterns);
+  /// Copies the render surface to the GPU (topology only when the grid size changes).
+  void upload(const detail::SurfaceMesh& surface);
+  /// Draws the frame into the bound framebuffer: the last uploaded surface, solids, overlays.
   void draw(const FrameView& frame, const RenderOptions& options);
 
  private:
@@ -76,6 +77,7 @@ class Renderer {
   SolidBuffers sphere_, cube_, ground_;
   OverlayBuffer lines_, markers_;
   PatternTexture patterns_[2];
+  bool hasSurface_ = false;
   std::vector<ColoredVertex> lineScratch_, markerScratch_;
   std::vector<Rod> rodScratch_;
 };
