@@ -12,8 +12,8 @@ packages=(
   libglfw3-dev libepoxy-dev libimgui-dev libgl1-mesa-dri libegl-mesa0
   # end-to-end tests: a real X display, mouse and keys, screenshots, JSON checks, OBJ import
   xvfb xauth xdotool imagemagick python3 assimp-utils
-  # fuzzing: clang with libFuzzer
-  clang libclang-rt-14-dev
+  # fuzzing: clang with libFuzzer; the format check
+  clang libclang-rt-14-dev clang-format
 )
 
 missing=()

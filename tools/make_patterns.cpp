@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
   constexpr int kSize = 256;
   for (bool alongU : {true, false}) {
     const auto path = dir / (alongU ? "u_folds.png" : "v_folds.png");
-    if (auto st = cloth::io::writeHeightField(path, cloth::detail::makeFoldPattern(kSize, alongU), overwrite); !st) {
+    if (auto st = cloth::io::writeHeightField(path, cloth::detail::makeFoldPattern(kSize, alongU), overwrite);
+        !st) {
       std::fprintf(stderr, "clothpatterns: %s\n", st.message().c_str());
       return 1;
     }

@@ -31,7 +31,9 @@ std::filesystem::path executableDirectory() {
   return ec ? std::filesystem::current_path() : exe.parent_path();
 }
 
-double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+double seconds(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
 
 // ImGui for the window: dark style, scaled for HiDPI, no imgui.ini in the working folder.
 void initImGui(Window& window) {
@@ -54,7 +56,8 @@ void shutdownImGui() {
 
 }  // namespace
 
-App::App(AppOptions options, config::Settings settings) : options_(std::move(options)), state_(std::move(settings)) {
+App::App(AppOptions options, config::Settings settings)
+    : options_(std::move(options)), state_(std::move(settings)) {
   state_.paused = options_.paused;
   if (options_.camera) {  // validated by parseAppOptions
     float yaw = 0, pitch = 0, distance = 1;
@@ -81,13 +84,16 @@ App::App(AppOptions options, config::Settings settings) : options_(std::move(opt
   std::strncpy(capture_.folder, options_.captureDir.c_str(), sizeof capture_.folder - 1);
 }
 
-int App::run() { return options_.headless ? runHeadless() : runWindowed(); }
+int App::run() {
+  return options_.headless ? runHeadless() : runWindowed();
+}
 
 // Shaders, patterns and the offscreen target, once a GL context is current. Antialiasing is off by
 // default on a software rasterizer, which spends half its frame on 4x MSAA.
 config::Status App::initRendering(glm::ivec2 size) {
   renderer_.emplace();
-  if (auto st = renderer_->init(render::findShaderDirectory(executableDirectory()), state_.refiner.hadap()); !st)
+  if (auto st = renderer_->init(render::findShaderDirectory(executableDirectory()), state_.refiner.hadap());
+      !st)
     return st;
   const int samples = options_.samples >= 0 ? options_.samples : (render::isSoftwareRenderer() ? 0 : 4);
   target_.emplace();
@@ -128,28 +134,53 @@ void App::runCommand(view::Command command) {
   using view::Command;
   auto mode = [&](detail::DetailMode m) { state_.settings.detail.mode = m; };
   switch (command) {
-    case Command::TogglePause: state_.paused = !state_.paused; break;
-    case Command::SingleStep: state_.stepOnce = true; break;
+    case Command::TogglePause:
+      state_.paused = !state_.paused;
+      break;
+    case Command::SingleStep:
+      state_.stepOnce = true;
+      break;
     case Command::Reset:
       input_.cancel();
       state_.reset();
       break;
-    case Command::ModeKey: mode(detail::DetailMode::Key); break;
-    case Command::ModeSpline: mode(detail::DetailMode::Spline); break;
-    case Command::ModeWrinkled: mode(detail::DetailMode::Wrinkled); break;
-    case Command::ModeHadap: mode(detail::DetailMode::Hadap); break;
-    case Command::ToggleWireframe: state_.render.wireframe = !state_.render.wireframe; break;
-    case Command::Screenshot: takeScreenshot(); break;
-    case Command::ToggleRecording: toggleRecording(); break;
-    case Command::ToggleHelp: state_.showHelp = !state_.showHelp; break;
-    case Command::FrameCloth: state_.frameCloth(); break;
-    case Command::Quit: quit_ = true; break;
+    case Command::ModeKey:
+      mode(detail::DetailMode::Key);
+      break;
+    case Command::ModeSpline:
+      mode(detail::DetailMode::Spline);
+      break;
+    case Command::ModeWrinkled:
+      mode(detail::DetailMode::Wrinkled);
+      break;
+    case Command::ModeHadap:
+      mode(detail::DetailMode::Hadap);
+      break;
+    case Command::ToggleWireframe:
+      state_.render.wireframe = !state_.render.wireframe;
+      break;
+    case Command::Screenshot:
+      takeScreenshot();
+      break;
+    case Command::ToggleRecording:
+      toggleRecording();
+      break;
+    case Command::ToggleHelp:
+      state_.showHelp = !state_.showHelp;
+      break;
+    case Command::FrameCloth:
+      state_.frameCloth();
+      break;
+    case Command::Quit:
+      quit_ = true;
+      break;
   }
 }
 
 // The last frame's scene (the offscreen target holds it, without the panels) into the capture folder.
 void App::takeScreenshot() {
-  if (auto st = io::ensureWritableDirectory(capture_.folder); !st) return state_.notify("screenshot: " + st.message());
+  if (auto st = io::ensureWritableDirectory(capture_.folder); !st)
+    return state_.notify("screenshot: " + st.message());
   const std::filesystem::path target = view::nextScreenshotPath(capture_.folder);
   const auto st = io::writePng(target, target_->read(), io::Overwrite::Never);
   state_.notify(st ? "screenshot saved to " + target.string() : "screenshot failed: " + st.message());
@@ -196,10 +227,12 @@ void App::handleRequests(Window& window) {
   }
   if (r.loadPatternSlot >= 0) {
     detail::HeightField field;
-    if (const auto st = io::loadHeightField(capture_.patternPath, field); !st) return state_.notify(st.message());
+    if (const auto st = io::loadHeightField(capture_.patternPath, field); !st)
+      return state_.notify(st.message());
     state_.refiner.hadap().setPattern(r.loadPatternSlot, field);
     renderer_->uploadPatterns(state_.refiner.hadap());
-    state_.notify("pattern " + std::to_string(r.loadPatternSlot + 1) + " loaded from " + capture_.patternPath);
+    state_.notify("pattern " + std::to_string(r.loadPatternSlot + 1) + " loaded from " +
+                  capture_.patternPath);
   }
 }
 

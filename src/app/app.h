@@ -44,9 +44,9 @@ class App {
 
   AppOptions options_;
   ViewerState state_;
-  std::optional<render::Renderer> renderer_;  ///< lives only while a GL context does
+  std::optional<render::Renderer> renderer_;       ///< lives only while a GL context does
   std::optional<render::OffscreenTarget> target_;  ///< the last frame's scene, without the UI
-  view::Viewport viewport_;                    ///< the window in cursor coordinates
+  view::Viewport viewport_;                        ///< the window in cursor coordinates
   Recorder recorder_;
   CaptureSettings capture_;
   UiRequests requests_;

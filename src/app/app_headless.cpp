@@ -13,8 +13,8 @@ void printProgress(long long done, long long total) {
   constexpr int kWidth = 30;
   const int filled = total > 0 ? static_cast<int>(kWidth * done / total) : kWidth;
   std::cerr << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
-            << std::string(static_cast<std::size_t>(kWidth - filled), ' ') << "] frame " << done << "/" << total
-            << std::flush;
+            << std::string(static_cast<std::size_t>(kWidth - filled), ' ') << "] frame " << done << "/"
+            << total << std::flush;
   if (done == total) std::cerr << "\n";
 }
 
@@ -48,8 +48,8 @@ int App::runHeadless() {
     }
     recorder_.stop();
     if (options_.record && recorder_.error().empty())
-      std::cerr << "clothview: wrote " << recorder_.framesWritten() << " frames into " << recorder_.folder().string()
-                << "\n";
+      std::cerr << "clothview: wrote " << recorder_.framesWritten() << " frames into "
+                << recorder_.folder().string() << "\n";
     code = finish();
   }
   renderer_.reset();  // GL objects go before the context does

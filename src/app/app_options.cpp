@@ -26,33 +26,40 @@ void addOptions(CLI::App& app, AppOptions& o, std::string& format) {
   app.add_option("--width", o.width, "Window or image width in pixels")->check(CLI::Range(64, 8192));
   app.add_option("--height", o.height, "Window or image height in pixels")->check(CLI::Range(64, 8192));
   app.add_flag("--headless", o.headless, "Render offscreen with no display (EGL), then exit");
-  app.add_option("--seconds", o.seconds, "Headless: simulated seconds to render")->check(CLI::Range(0.0, 1e5));
+  app.add_option("--seconds", o.seconds, "Headless: simulated seconds to render")
+      ->check(CLI::Range(0.0, 1e5));
   app.add_option("--fps", o.fps, "Frames per simulated second of recordings")->check(CLI::Range(1.0, 240.0));
   app.add_option("--record", o.record, "Record frames into a new numbered folder under DIR");
-  app.add_option("--record-frames", o.recordFrames, "Stop recording after N frames")->check(CLI::Range(0LL, 1000000LL));
+  app.add_option("--record-frames", o.recordFrames, "Stop recording after N frames")
+      ->check(CLI::Range(0LL, 1000000LL));
   app.add_option("--format", format, "Recording format: png or mp4 (mp4 needs ffmpeg on PATH)")
       ->check(CLI::IsMember({"png", "mp4"}));
   app.add_option("--screenshot", o.screenshot, "Write the last frame to this PNG file on exit");
   app.add_option("--dump-state", o.dumpState, "Write key-node positions and parameters as JSON on exit");
   app.add_option("--capture-dir", o.captureDir, "Folder for screenshots (S) and recordings (C)");
-  app.add_option("--exit-after-frames", o.exitAfterFrames, "Quit after N frames")->check(CLI::Range(0LL, 1LL << 40));
-  app.add_option("--exit-after", o.exitAfterSeconds, "Quit after S seconds of wall time")->check(CLI::Range(0.0, 1e7));
+  app.add_option("--exit-after-frames", o.exitAfterFrames, "Quit after N frames")
+      ->check(CLI::Range(0LL, 1LL << 40));
+  app.add_option("--exit-after", o.exitAfterSeconds, "Quit after S seconds of wall time")
+      ->check(CLI::Range(0.0, 1e7));
   app.add_flag("--paused", o.paused, "Start paused");
   app.add_flag("!--no-vsync", o.vsync, "Do not wait for the display's refresh");
   app.add_option("--samples", o.samples, "Antialiasing samples (default: 4, or 0 on a software renderer)")
       ->check(CLI::IsMember({0, 2, 4, 8, 16}));
   app.add_flag("--force", o.force, "Allow --screenshot and --dump-state to replace existing files");
   app.add_option("--camera", o.camera, "View the cloth from YAW,PITCH,DISTANCE (degrees, degrees, m)");
-  app.add_option("--show", o.show, "Overlays: wireframe, nodes, strain, bump, no-wind, no-pins, no-ground, no-ui")
+  app.add_option("--show", o.show,
+                 "Overlays: wireframe, nodes, strain, bump, no-wind, no-pins, no-ground, no-ui")
       ->delimiter(',')
-      ->check(CLI::IsMember({"wireframe", "nodes", "strain", "bump", "no-wind", "no-pins", "no-ground", "no-ui"}));
+      ->check(CLI::IsMember(
+          {"wireframe", "nodes", "strain", "bump", "no-wind", "no-pins", "no-ground", "no-ui"}));
   app.set_version_flag("--version", kVersion);
 }
 
 }  // namespace
 
 std::variant<AppOptions, ExitNow> parseAppOptions(int argc, const char* const* argv) {
-  CLI::App app{"clothview: watch, grab, tune and record cloth (Kang 2001, Hadap 1999, Huang 2014)", "clothview"};
+  CLI::App app{"clothview: watch, grab, tune and record cloth (Kang 2001, Hadap 1999, Huang 2014)",
+               "clothview"};
   AppOptions o;
   std::string format = "png";
   addOptions(app, o, format);
@@ -71,8 +78,9 @@ std::variant<AppOptions, ExitNow> parseAppOptions(int argc, const char* const* a
     char end;
     if (std::sscanf(o.camera->c_str(), "%f,%f,%f%c", &yaw, &pitch, &distance, &end) != 3 || !(distance > 0) ||
         !(std::abs(pitch) < 90) || !std::isfinite(yaw) || distance > 100)
-      return ExitNow{2, "clothview: error: --camera expects YAW,PITCH,DISTANCE such as 30,15,2 (|pitch| < 90, "
-                        "0 < distance <= 100)\n"};
+      return ExitNow{2,
+                     "clothview: error: --camera expects YAW,PITCH,DISTANCE such as 30,15,2 (|pitch| < 90, "
+                     "0 < distance <= 100)\n"};
   }
   return o;
 }

@@ -22,17 +22,17 @@ struct AppOptions {
   std::optional<std::filesystem::path> record;  ///< record into a new numbered folder under this
   long long recordFrames = 0;                   ///< windowed: stop recording after this many (0 = never)
   CaptureFormat format = CaptureFormat::Png;
-  std::optional<std::filesystem::path> screenshot;  ///< write the last frame here on exit
-  std::optional<std::filesystem::path> dumpState;   ///< write key nodes and parameters here on exit
+  std::optional<std::filesystem::path> screenshot;          ///< write the last frame here on exit
+  std::optional<std::filesystem::path> dumpState;           ///< write key nodes and parameters here on exit
   std::filesystem::path captureDir = "clothview-captures";  ///< where S and C put their files
-  long long exitAfterFrames = 0;                ///< windowed: quit after this many frames (0 = never)
-  double exitAfterSeconds = 0;                  ///< windowed: quit after this much wall time (0 = never)
+  long long exitAfterFrames = 0;  ///< windowed: quit after this many frames (0 = never)
+  double exitAfterSeconds = 0;    ///< windowed: quit after this much wall time (0 = never)
   bool paused = false;
   bool vsync = true;
-  int samples = -1;                             ///< MSAA samples; -1 = automatic
-  std::optional<std::string> camera;            ///< "YAW,PITCH,DISTANCE" (degrees, degrees, m) around the cloth
-  std::vector<std::string> show;                ///< overlays to switch on or off (see --help)
-  bool force = false;                           ///< allow --screenshot / --dump-state to replace files
+  int samples = -1;                   ///< MSAA samples; -1 = automatic
+  std::optional<std::string> camera;  ///< "YAW,PITCH,DISTANCE" (degrees, degrees, m) around the cloth
+  std::vector<std::string> show;      ///< overlays to switch on or off (see --help)
+  bool force = false;                 ///< allow --screenshot / --dump-state to replace files
 };
 
 struct ExitNow {

@@ -6,13 +6,16 @@ namespace cloth::app {
 namespace {
 
 // GLFW key codes of letters, digits and space equal their ASCII codes; Escape is mapped to 27.
-int asciiKey(int glfwKey) { return glfwKey == GLFW_KEY_ESCAPE ? 27 : glfwKey; }
+int asciiKey(int glfwKey) {
+  return glfwKey == GLFW_KEY_ESCAPE ? 27 : glfwKey;
+}
 
 // Cloth under the cursor (a ray through the AABB tree), else a node within a few pixels of it.
 std::optional<sim::NodeIndex> pickNode(glm::vec2 cursor, ViewerState& state, const view::Viewport& viewport) {
   constexpr float kGrabRadius = 12;  // pixels
   if (auto hit = state.simulation.pick(view::cursorRay(state.camera, viewport, cursor))) return hit->node;
-  const auto near = view::nearestOnScreen(state.camera, viewport, state.simulation.cloth().x, cursor, kGrabRadius);
+  const auto near =
+      view::nearestOnScreen(state.camera, viewport, state.simulation.cloth().x, cursor, kGrabRadius);
   if (near) return static_cast<sim::NodeIndex>(*near);
   return std::nullopt;
 }
@@ -26,10 +29,14 @@ std::vector<view::Command> InputController::handle(const std::vector<InputEvent>
   for (const InputEvent& e : events) {
     switch (e.type) {
       case InputEvent::Type::MouseButton:
-        if (e.pressed && !uiWantsMouse) press(e, state, viewport);
-        else if (!e.pressed) release(state);
+        if (e.pressed && !uiWantsMouse)
+          press(e, state, viewport);
+        else if (!e.pressed)
+          release(state);
         break;
-      case InputEvent::Type::CursorMove: move(e.value, state, viewport); break;
+      case InputEvent::Type::CursorMove:
+        move(e.value, state, viewport);
+        break;
       case InputEvent::Type::Scroll:
         if (!uiWantsMouse) state.camera.zoom(e.value.y);
         break;
@@ -76,9 +83,14 @@ void InputController::move(glm::vec2 cursor, ViewerState& state, const view::Vie
       if (auto target = view::intersect(view::cursorRay(state.camera, viewport, cursor), dragPlane_))
         state.simulation.setHandleTarget(dragged_, *target);
       break;
-    case Gesture::Orbit: state.camera.orbit(delta.x, delta.y); break;
-    case Gesture::Pan: state.camera.pan(delta.x, delta.y, viewport.height); break;
-    case Gesture::None: break;
+    case Gesture::Orbit:
+      state.camera.orbit(delta.x, delta.y);
+      break;
+    case Gesture::Pan:
+      state.camera.pan(delta.x, delta.y, viewport.height);
+      break;
+    case Gesture::None:
+      break;
   }
 }
 

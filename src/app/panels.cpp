@@ -41,7 +41,8 @@ void drawScenePanel(PanelContext& c) {
   ImGui::SameLine();
   ImGui::RadioButton("fixed steps per frame", &mode, 1);
   s.playback.mode = static_cast<view::PlaybackMode>(mode);
-  if (s.playback.mode == view::PlaybackMode::FixedStep) ImGui::SliderInt("steps/frame", &s.playback.stepsPerFrame, 1, 500);
+  if (s.playback.mode == view::PlaybackMode::FixedStep)
+    ImGui::SliderInt("steps/frame", &s.playback.stepsPerFrame, 1, 500);
   c.requests.vsyncChanged |= ImGui::Checkbox("vsync", &c.capture.vsync);
 }
 
@@ -49,7 +50,8 @@ void drawMaterialPanel(PanelContext& c) {
   ViewerState& s = c.state;
   params(s, {"k", "k_shear", "k_bend", "mass"});
   const auto& p = s.settings.scene.params;
-  ImGui::TextDisabled("total mass %.3g kg", p.material.massPerNode * static_cast<double>(s.simulation.cloth().nodeCount()));
+  ImGui::TextDisabled("total mass %.3g kg",
+                      p.material.massPerNode * static_cast<double>(s.simulation.cloth().nodeCount()));
   params(s, {"damping", "tau", "provot_passes", "provot_omega"});
   if (params(s, {"single_shear"})) c.commands.push_back(view::Command::Reset);
   params(s, {"self_collision", "thickness", "friction", "handle_speed", "gravity"});
@@ -66,7 +68,7 @@ void drawWindDirection(ViewerState& s) {
   changed |= ImGui::SliderAngle("elevation", &elevation, -90, 90);
   if (!changed) return;
   const sim::Vec3 v = double(speed) * sim::Vec3(std::cos(elevation) * std::cos(azimuth), std::sin(elevation),
-                                                 -std::cos(elevation) * std::sin(azimuth));
+                                                -std::cos(elevation) * std::sin(azimuth));
   if (auto st = config::setParam(s.settings, *config::findParam("wind"), v); !st) s.notify(st.message());
 }
 
@@ -88,8 +90,8 @@ void drawDetailPanel(PanelContext& c) {
   s.settings.detail.mode = static_cast<detail::DetailMode>(mode);
   params(s, {"refine", "c"});
   if (ImGui::TreeNode("Hadap wrinkles")) {
-    params(s, {"pattern", "wrinkle_scale", "wrinkle_bias", "wrinkle_clip", "wrinkle_variance", "wrinkle_power",
-               "wrinkle_depth", "pattern_tiles", "wrinkle_window"});
+    params(s, {"pattern", "wrinkle_scale", "wrinkle_bias", "wrinkle_clip", "wrinkle_variance",
+               "wrinkle_power", "wrinkle_depth", "pattern_tiles", "wrinkle_window"});
     int shading = s.settings.detail.hadap.displace ? 0 : 1;
     ImGui::RadioButton("displacement", &shading, 0);
     ImGui::SameLine();
@@ -148,9 +150,10 @@ void drawStatsPanel(PanelContext& c) {
   const double r = h * h * 4 * (m.kStructural + m.kShear + m.kBending) / m.massPerNode;
   ImGui::Text("r = h^2 sum(k) / m = %.2f", r);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Kang's update gives (1 + 2r) / (1 + r)^2 of the exact response to uniform forces:\n"
-                      "%.0f %% here. Lower h or raise iterations if the cloth moves as if through honey.",
-                      100 * (1 + 2 * r) / ((1 + r) * (1 + r)));
+    ImGui::SetTooltip(
+        "Kang's update gives (1 + 2r) / (1 + r)^2 of the exact response to uniform forces:\n"
+        "%.0f %% here. Lower h or raise iterations if the cloth moves as if through honey.",
+        100 * (1 + 2 * r) / ((1 + r) * (1 + r)));
   std::vector<float> history(st.kineticHistory.begin(), st.kineticHistory.end());
   ImGui::PlotLines("kinetic", history.data(), static_cast<int>(history.size()), 0, nullptr, 0.0f, FLT_MAX,
                    ImVec2(0, 60));

@@ -25,7 +25,8 @@ void tooltip(const config::ParamSpec& p) {
   ImGui::EndTooltip();
 }
 
-bool commit(config::Settings& s, const config::ParamSpec& p, const config::ParamValue& v, std::string& error) {
+bool commit(config::Settings& s, const config::ParamSpec& p, const config::ParamValue& v,
+            std::string& error) {
   const config::Status st = config::setParam(s, p, v);
   if (!st) error = st.message();
   return st.ok();
@@ -45,7 +46,8 @@ bool gridWidget(config::Settings& s, const config::ParamSpec& p, std::string& er
   ImGuiStorage* storage = ImGui::GetStateStorage();
   const ImGuiID key = ImGui::GetID("grid-edit");
   const bool editing = storage->GetBool(key + 2, false);
-  int edit[2] = {editing ? storage->GetInt(key, g.nu) : g.nu, editing ? storage->GetInt(key + 1, g.nv) : g.nv};
+  int edit[2] = {editing ? storage->GetInt(key, g.nu) : g.nu,
+                 editing ? storage->GetInt(key + 1, g.nv) : g.nv};
   ImGui::SliderInt2(p.name.data(), edit, static_cast<int>(p.min), static_cast<int>(p.max));
   storage->SetInt(key, edit[0]);
   storage->SetInt(key + 1, edit[1]);
@@ -66,7 +68,8 @@ bool paramWidget(config::Settings& s, std::string_view name, std::string& error)
           [&](config::IntField) {
             int v = std::get<int>(config::getParam(s, *p));
             const int lo = static_cast<int>(p->min), hi = static_cast<int>(p->max);
-            return ImGui::SliderInt(p->name.data(), &v, lo, hi, "%d", sliderFlags(*p)) && commit(s, *p, v, error);
+            return ImGui::SliderInt(p->name.data(), &v, lo, hi, "%d", sliderFlags(*p)) &&
+                   commit(s, *p, v, error);
           },
           [&](config::BoolField) {
             bool v = std::get<bool>(config::getParam(s, *p));
@@ -74,15 +77,16 @@ bool paramWidget(config::Settings& s, std::string_view name, std::string& error)
           },
           [&](config::Vec3Field) {
             sim::Vec3 v = std::get<sim::Vec3>(config::getParam(s, *p));
-            return ImGui::DragScalarN(p->name.data(), ImGuiDataType_Double, &v.x, 3, 0.05f, &p->min, &p->max, "%.3g",
-                                      ImGuiSliderFlags_AlwaysClamp) &&
+            return ImGui::DragScalarN(p->name.data(), ImGuiDataType_Double, &v.x, 3, 0.05f, &p->min, &p->max,
+                                      "%.3g", ImGuiSliderFlags_AlwaysClamp) &&
                    commit(s, *p, v, error);
           },
           [&](const config::ChoiceField& c) {
             int index = c.get(s);
             const auto options = c.options();
             bool picked = false;
-            if (ImGui::BeginCombo(p->name.data(), std::string(options[static_cast<std::size_t>(index)]).c_str())) {
+            if (ImGui::BeginCombo(p->name.data(),
+                                  std::string(options[static_cast<std::size_t>(index)]).c_str())) {
               for (std::size_t i = 0; i < options.size(); ++i)
                 if (ImGui::Selectable(std::string(options[i]).c_str(), static_cast<int>(i) == index)) {
                   index = static_cast<int>(i);

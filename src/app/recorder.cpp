@@ -32,7 +32,9 @@ bool onPath(const std::string& name) {
   return false;
 }
 
-Recorder::~Recorder() { stop(); }
+Recorder::~Recorder() {
+  stop();
+}
 
 config::Status Recorder::start(const std::filesystem::path& base, CaptureFormat format, double fps) {
   stop();
@@ -79,7 +81,8 @@ void Recorder::stop() {
   changed_.notify_all();
   worker_.join();
   if (pipe_) {
-    if (::pclose(pipe_) != 0 && error_.empty()) error_ = "ffmpeg reported an error writing " + folder_.string();
+    if (::pclose(pipe_) != 0 && error_.empty())
+      error_ = "ffmpeg reported an error writing " + folder_.string();
     pipe_ = nullptr;
   }
   queue_.clear();
@@ -124,8 +127,8 @@ void Recorder::run() {
 
 config::Status Recorder::openPipe(const io::Image& first) {
   std::ostringstream cmd;
-  cmd << "ffmpeg -loglevel error -f rawvideo -pix_fmt rgb24 -s " << first.width << "x" << first.height << " -r "
-      << fps_ << " -i - -an -c:v libx264 -pix_fmt yuv420p -vf pad=ceil(iw/2)*2:ceil(ih/2)*2 "
+  cmd << "ffmpeg -loglevel error -f rawvideo -pix_fmt rgb24 -s " << first.width << "x" << first.height
+      << " -r " << fps_ << " -i - -an -c:v libx264 -pix_fmt yuv420p -vf pad=ceil(iw/2)*2:ceil(ih/2)*2 "
       << shellQuote((folder_ / "recording.mp4").string());
   pipe_ = ::popen(cmd.str().c_str(), "w");
   if (!pipe_) return config::Status::failure("cannot start ffmpeg: " + std::string(std::strerror(errno)));
@@ -133,11 +136,13 @@ config::Status Recorder::openPipe(const io::Image& first) {
 }
 
 config::Status Recorder::write(const io::Image& frame, long long index) {
-  if (format_ == CaptureFormat::Png) return io::writePng(view::framePath(folder_, index), frame, io::Overwrite::Never);
+  if (format_ == CaptureFormat::Png)
+    return io::writePng(view::framePath(folder_, index), frame, io::Overwrite::Never);
   if (!pipe_)
     if (auto st = openPipe(frame); !st) return st;
   if (std::fwrite(frame.pixels.data(), 1, frame.pixels.size(), pipe_) != frame.pixels.size())
-    return config::Status::failure("ffmpeg stopped accepting frames (" + std::string(std::strerror(errno)) + ")");
+    return config::Status::failure("ffmpeg stopped accepting frames (" + std::string(std::strerror(errno)) +
+                                   ")");
   return config::Status::success();
 }
 

@@ -29,7 +29,9 @@ std::string stateJson(const ViewerState& s, const view::Viewport& window) {
   j["screen"] = screen;
   j["window"] = {window.width, window.height};
   j["camera"] = {{"target", {s.camera.target.x, s.camera.target.y, s.camera.target.z}},
-                 {"distance", s.camera.distance}, {"yaw", s.camera.yaw}, {"pitch", s.camera.pitch}};
+                 {"distance", s.camera.distance},
+                 {"yaw", s.camera.yaw},
+                 {"pitch", s.camera.pitch}};
   j["detail"] = detail::name(s.settings.detail.mode);
   j["render_nodes"] = s.surface.vertexCount();
   j["params"] = json::parse(config::presetJson(s.settings))["params"];

@@ -1,7 +1,7 @@
 #include "viewer_state.h"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 
 #include <glm/geometric.hpp>

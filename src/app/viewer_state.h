@@ -39,8 +39,8 @@ struct ViewerState {
   bool stepOnce = false;
   bool showHelp = false;
   bool showPanels = true;
-  std::string message;       ///< shown briefly on screen (errors, saved files)
-  double messageSeconds = 0; ///< how long it stays
+  std::string message;        ///< shown briefly on screen (errors, saved files)
+  double messageSeconds = 0;  ///< how long it stays
 
   /// Rebuilds the simulation from the settings (new grid, scene or topology) and frames the cloth.
   void reset();

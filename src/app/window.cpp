@@ -2,11 +2,12 @@
 
 #include <GLFW/glfw3.h>
 
-
 namespace cloth::app {
 namespace {
 
-Window* owner(GLFWwindow* w) { return static_cast<Window*>(glfwGetWindowUserPointer(w)); }
+Window* owner(GLFWwindow* w) {
+  return static_cast<Window*>(glfwGetWindowUserPointer(w));
+}
 
 std::string lastGlfwError() {
   const char* description = nullptr;
@@ -46,9 +47,15 @@ config::Status Window::open(int width, int height, const std::string& title, boo
   return config::Status::success();
 }
 
-void Window::setVsync(bool on) { glfwSwapInterval(on ? 1 : 0); }
-bool Window::shouldClose() const { return glfwWindowShouldClose(window_); }
-void Window::swapBuffers() { glfwSwapBuffers(window_); }
+void Window::setVsync(bool on) {
+  glfwSwapInterval(on ? 1 : 0);
+}
+bool Window::shouldClose() const {
+  return glfwWindowShouldClose(window_);
+}
+void Window::swapBuffers() {
+  glfwSwapBuffers(window_);
+}
 
 std::vector<InputEvent>& Window::pollEvents() {
   events_.clear();
@@ -81,7 +88,8 @@ glm::vec2 Window::cursor() const {
 }
 
 void Window::onMouseButton(GLFWwindow* w, int button, int action, int mods) {
-  owner(w)->events_.push_back({InputEvent::Type::MouseButton, button, action == GLFW_PRESS, mods, owner(w)->cursor()});
+  owner(w)->events_.push_back(
+      {InputEvent::Type::MouseButton, button, action == GLFW_PRESS, mods, owner(w)->cursor()});
 }
 
 void Window::onCursor(GLFWwindow* w, double x, double y) {

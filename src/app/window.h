@@ -14,10 +14,10 @@ namespace cloth::app {
 
 struct InputEvent {
   enum class Type { MouseButton, CursorMove, Scroll, Key } type;
-  int button = 0;       ///< mouse button, or key code for Key
-  bool pressed = false; ///< press (or repeat) vs release
-  int mods = 0;         ///< GLFW modifier bits
-  glm::vec2 value{0};   ///< cursor position (window coordinates) or scroll offset
+  int button = 0;        ///< mouse button, or key code for Key
+  bool pressed = false;  ///< press (or repeat) vs release
+  int mods = 0;          ///< GLFW modifier bits
+  glm::vec2 value{0};    ///< cursor position (window coordinates) or scroll offset
 };
 
 class Window {

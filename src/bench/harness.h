@@ -17,7 +17,8 @@ struct Timing {
 Timing measure(const std::function<void()>& body, int runs, int warmup = 3);
 
 /// The same with `setup` run untimed before every run of `body` (warm-up runs included).
-Timing measure(const std::function<void()>& setup, const std::function<void()>& body, int runs, int warmup = 3);
+Timing measure(const std::function<void()>& setup, const std::function<void()>& body, int runs,
+               int warmup = 3);
 
 /// Median of a set of values (the input is reordered).
 double median(std::vector<double>& values);

@@ -30,22 +30,29 @@ struct Options {
 
 bool parse(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0) o.quick = true;
-    else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) o.jsonPath = argv[++i];
-    else if (std::strcmp(argv[i], "--soak") == 0 && i + 1 < argc) o.soakSteps = std::atoll(argv[++i]);
-    else return false;
+    if (std::strcmp(argv[i], "--quick") == 0)
+      o.quick = true;
+    else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
+      o.jsonPath = argv[++i];
+    else if (std::strcmp(argv[i], "--soak") == 0 && i + 1 < argc)
+      o.soakSteps = std::atoll(argv[++i]);
+    else
+      return false;
   }
   return true;
 }
 
 json stepTable(const Options& o) {
-  const std::vector<int> grids = o.quick ? std::vector<int>{10, 32, 64} : std::vector<int>{10, 32, 64, 100, 200};
+  const std::vector<int> grids =
+      o.quick ? std::vector<int>{10, 32, 64} : std::vector<int>{10, 32, 64, 100, 200};
   json out = json::array();
-  std::printf("\nms per step (1 m, 0.8 kg cloth landing on a ball, t = 0.1 to 0.14 s; 5 m/s wind, Provot,"
-              " sphere + ground; median)\n");
-  std::printf("%-16s %6s %9s %9s %10s %9s\n", "integrator", "grid", "nodes", "springs", "median ms", "min ms");
-  for (sim::Integrator integrator : {sim::Integrator::ApproxImplicit, sim::Integrator::Explicit,
-                                     sim::Integrator::ImplicitCG}) {
+  std::printf(
+      "\nms per step (1 m, 0.8 kg cloth landing on a ball, t = 0.1 to 0.14 s; 5 m/s wind, Provot,"
+      " sphere + ground; median)\n");
+  std::printf("%-16s %6s %9s %9s %10s %9s\n", "integrator", "grid", "nodes", "springs", "median ms",
+              "min ms");
+  for (sim::Integrator integrator :
+       {sim::Integrator::ApproxImplicit, sim::Integrator::Explicit, sim::Integrator::ImplicitCG}) {
     std::vector<bench::StepResult> rows;
     for (int g : grids) {
       rows.push_back(bench::benchmarkStep(g, integrator, kWindowSteps, o.quick ? 3 : 15));
@@ -53,14 +60,20 @@ json stepTable(const Options& o) {
       std::printf("%-16s %6d %9d %9d %10.4f %9.4f%s%s\n", r.integrator.c_str(), g, r.keyNodes, r.springs,
                   r.timing.medianMs, r.timing.minMs, r.finite ? "" : "  (not finite)",
                   r.recoveries > 0 ? "  (unstable: the guard redid sub-steps)" : "");
-      out.push_back({{"integrator", r.integrator}, {"grid", g}, {"key_nodes", r.keyNodes}, {"springs", r.springs},
-                     {"ms_per_step_median", r.timing.medianMs}, {"ms_per_step_min", r.timing.minMs},
-                     {"finite", r.finite}, {"guard_recoveries", r.recoveries}});
+      out.push_back({{"integrator", r.integrator},
+                     {"grid", g},
+                     {"key_nodes", r.keyNodes},
+                     {"springs", r.springs},
+                     {"ms_per_step_median", r.timing.medianMs},
+                     {"ms_per_step_min", r.timing.minMs},
+                     {"finite", r.finite},
+                     {"guard_recoveries", r.recoveries}});
     }
     // Growth from 32^2 up: the small grids are dominated by fixed costs.
     const std::span<const bench::StepResult> fit(rows.begin() + 1, rows.end());
     const double exponent = bench::growthExponent(fit);
-    std::printf("%-16s growth exponent %.3f (32^2 to %d^2)\n", sim::name(integrator).data(), exponent, grids.back());
+    std::printf("%-16s growth exponent %.3f (32^2 to %d^2)\n", sim::name(integrator).data(), exponent,
+                grids.back());
     out.push_back({{"integrator", std::string(sim::name(integrator))}, {"growth_exponent", exponent}});
   }
   return out;
@@ -70,13 +83,16 @@ json stabilityTable(const Options& o) {
   std::printf("\nlargest stable h (hanging 20x20 cloth, k = 150/40/8 N/m, m = 2 g, Provot off)\n");
   std::printf("%-16s %10s %12s %16s\n", "integrator", "h max (s)", "ms per step", "wall s / sim s");
   json out = json::array();
-  for (sim::Integrator integrator : {sim::Integrator::ApproxImplicit, sim::Integrator::Explicit,
-                                     sim::Integrator::ImplicitCG}) {
+  for (sim::Integrator integrator :
+       {sim::Integrator::ApproxImplicit, sim::Integrator::Explicit, sim::Integrator::ImplicitCG}) {
     const auto r = bench::largestStableStep(integrator, o.quick ? 0.5 : 2.0, 0.1);
-    std::printf("%-16s %9.3g%s %12.4f %16.3g\n", r.integrator.c_str(), r.hMax, r.capped ? "+" : " ", r.msPerStep,
-                r.wallSecondsPerSimSecond);
-    out.push_back({{"integrator", r.integrator}, {"h_max", r.hMax}, {"stable_at_cap", r.capped},
-                   {"ms_per_step", r.msPerStep}, {"wall_seconds_per_sim_second", r.wallSecondsPerSimSecond}});
+    std::printf("%-16s %9.3g%s %12.4f %16.3g\n", r.integrator.c_str(), r.hMax, r.capped ? "+" : " ",
+                r.msPerStep, r.wallSecondsPerSimSecond);
+    out.push_back({{"integrator", r.integrator},
+                   {"h_max", r.hMax},
+                   {"stable_at_cap", r.capped},
+                   {"ms_per_step", r.msPerStep},
+                   {"wall_seconds_per_sim_second", r.wallSecondsPerSimSecond}});
   }
   std::printf("(+ = stable up to the 0.1 s search cap)\n");
   return out;
@@ -84,13 +100,18 @@ json stabilityTable(const Options& o) {
 
 json refineTable(const Options& o) {
   std::printf("\nrefinement (ball scene 32x32 key nodes, r = 8; median)\n");
-  std::printf("%-18s %9s %3s %12s %10s %8s\n", "mode", "key nodes", "r", "render nodes", "median ms", "min ms");
+  std::printf("%-18s %9s %3s %12s %10s %8s\n", "mode", "key nodes", "r", "render nodes", "median ms",
+              "min ms");
   json out = json::array();
   for (const auto& r : bench::benchmarkRefinement(32, 8, o.quick ? 10 : 50)) {
     std::printf("%-18s %9d %3d %12d %10.3f %8.3f\n", r.mode.c_str(), r.keyNodes, r.refine, r.renderNodes,
                 r.timing.medianMs, r.timing.minMs);
-    out.push_back({{"mode", r.mode}, {"key_nodes", r.keyNodes}, {"refine", r.refine},
-                   {"render_nodes", r.renderNodes}, {"ms_median", r.timing.medianMs}, {"ms_min", r.timing.minMs}});
+    out.push_back({{"mode", r.mode},
+                   {"key_nodes", r.keyNodes},
+                   {"refine", r.refine},
+                   {"render_nodes", r.renderNodes},
+                   {"ms_median", r.timing.medianMs},
+                   {"ms_min", r.timing.minMs}});
   }
   return out;
 }
@@ -101,8 +122,9 @@ int runSoak(long long steps) {
     std::fprintf(stderr, "soak: %lld of %lld steps, %lld recoveries, %lld escaped, %.0f s\n", p.steps, steps,
                  p.recoveries, p.escaped, p.wallSeconds);
   });
-  std::printf("soak: %lld steps, %lld scenes, %lld parameter changes, %lld guard recoveries, %lld escaped, %.1f s\n",
-              r.steps, r.scenes, r.parameterChanges, r.recoveries, r.escaped, r.wallSeconds);
+  std::printf(
+      "soak: %lld steps, %lld scenes, %lld parameter changes, %lld guard recoveries, %lld escaped, %.1f s\n",
+      r.steps, r.scenes, r.parameterChanges, r.recoveries, r.escaped, r.wallSeconds);
   return r.escaped == 0 ? 0 : 1;
 }
 

@@ -21,8 +21,8 @@ sim::Cloth drapedCloth(int keyGrid) {
 std::vector<RefineResult> benchmarkRefinement(int keyGrid, int refine, int runs) {
   const sim::Cloth cloth = drapedCloth(keyGrid);
   std::vector<RefineResult> results;
-  for (detail::DetailMode mode : {detail::DetailMode::Key, detail::DetailMode::Spline, detail::DetailMode::Wrinkled,
-                                  detail::DetailMode::Hadap}) {
+  for (detail::DetailMode mode : {detail::DetailMode::Key, detail::DetailMode::Spline,
+                                  detail::DetailMode::Wrinkled, detail::DetailMode::Hadap}) {
     detail::DetailSettings settings;
     settings.mode = mode;
     settings.refine = refine;

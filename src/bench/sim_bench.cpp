@@ -21,8 +21,8 @@ sim::Scene benchScene(int grid, sim::Integrator integrator) {
   return s;
 }
 
-// Stable: finite without the guard's help, and the kinetic energy never exceeds 100 times what the whole cloth would gain
-// falling through its own size (explosions exceed that by many orders of magnitude).
+// Stable: finite without the guard's help, and the kinetic energy never exceeds 100 times what the whole
+// cloth would gain falling through its own size (explosions exceed that by many orders of magnitude).
 bool staysStable(sim::Integrator integrator, double h, double seconds) {
   sim::Scene scene = *sim::findScene("hang-vertical");
   scene.params.solver.integrator = integrator;
@@ -54,8 +54,8 @@ StepResult benchmarkStep(int grid, sim::Integrator integrator, int window, int s
                              for (int i = 0; i < window; ++i) s->step();
                            },
                            samples, 1);
-  StepResult r{std::string(sim::name(integrator)), grid, static_cast<int>(s->cloth().nodeCount()),
-               static_cast<int>(s->cloth().springs.size()), t, sim::isFinite(s->cloth()),
+  StepResult r{std::string(sim::name(integrator)),          grid, static_cast<int>(s->cloth().nodeCount()),
+               static_cast<int>(s->cloth().springs.size()), t,    sim::isFinite(s->cloth()),
                s->recoveries() - settled.recoveries()};
   r.timing.medianMs /= window;
   r.timing.minMs /= window;

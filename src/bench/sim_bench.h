@@ -35,8 +35,8 @@ double growthExponent(std::span<const StepResult> results);
 /// found by bisection in log h, and what a simulated second costs there.
 struct StabilityResult {
   std::string integrator;
-  double hMax = 0;                 ///< s; equals the search cap when nothing failed
-  bool capped = false;             ///< stable up to the cap
+  double hMax = 0;      ///< s; equals the search cap when nothing failed
+  bool capped = false;  ///< stable up to the cap
   double msPerStep = 0;
   double wallSecondsPerSimSecond = 0;
 };

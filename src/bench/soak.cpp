@@ -24,7 +24,9 @@ SoakResult soak(long long steps, unsigned seed, const std::function<void(const S
   config::Settings settings = *config::settingsForScene("flag");
   std::optional<sim::Simulation> s;
   sim::NodeIndex held = -1;
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   for (long long i = 0; i < steps; ++i) {
     if (i % kSceneEvery == 0) {
       if (s) r.recoveries += s->recoveries();

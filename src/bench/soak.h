@@ -8,10 +8,10 @@ namespace cloth::bench {
 
 struct SoakResult {
   long long steps = 0;
-  long long recoveries = 0;         ///< sub-steps the guard undid
-  long long escaped = 0;            ///< states after a step that were non-finite or runaway (must be 0)
+  long long recoveries = 0;  ///< sub-steps the guard undid
+  long long escaped = 0;     ///< states after a step that were non-finite or runaway (must be 0)
   long long parameterChanges = 0;
-  long long scenes = 0;             ///< fresh random settings
+  long long scenes = 0;  ///< fresh random settings
   double wallSeconds = 0;
 };
 

@@ -24,7 +24,9 @@ struct BadInput {
   std::string message;
 };
 
-double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+double seconds(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
 
 void listScenes(std::ostream& out) {
   for (std::string_view name : sim::sceneNames()) {
@@ -37,12 +39,13 @@ void listScenes(std::ostream& out) {
 
 void listParams(const config::Settings& s, std::ostream& out) {
   char line[512];
-  std::snprintf(line, sizeof line, "%-17s %-7s %-22s %-34s %s\n", "NAME", "UNIT", "VALUE", "RANGE", "DESCRIPTION");
+  std::snprintf(line, sizeof line, "%-17s %-7s %-22s %-34s %s\n", "NAME", "UNIT", "VALUE", "RANGE",
+                "DESCRIPTION");
   out << line;
   for (const config::ParamSpec& p : config::paramTable()) {
     std::snprintf(line, sizeof line, "%-17s %-7s %-22s %-34s %s\n", std::string(p.name).c_str(),
-                  std::string(p.unit).c_str(), config::formatParam(s, p).c_str(), config::formatRange(p).c_str(),
-                  std::string(p.help).c_str());
+                  std::string(p.unit).c_str(), config::formatParam(s, p).c_str(),
+                  config::formatRange(p).c_str(), std::string(p.help).c_str());
     out << line;
   }
   out << "(values shown are those of scene '" << s.scene.name << "'; use --scene to see another)\n";
@@ -88,8 +91,9 @@ class FrameExporter {
   config::Status write(const sim::Cloth& c, long long frame, double time) {
     refiner_.refine(c, detail_, mesh_);
     const io::ObjMesh obj{mesh_.positions, mesh_.uvs, mesh_.normals, mesh_.indices};
-    return io::writeObj(framePath(dir_, frame), obj, force_ ? io::Overwrite::Allowed : io::Overwrite::Never,
-                        "t = " + std::to_string(time) + " s, detail " + std::string(detail::name(detail_.mode)));
+    return io::writeObj(
+        framePath(dir_, frame), obj, force_ ? io::Overwrite::Allowed : io::Overwrite::Never,
+        "t = " + std::to_string(time) + " s, detail " + std::string(detail::name(detail_.mode)));
   }
 
  private:
@@ -111,7 +115,8 @@ void checkOutputs(const CliOptions& o, long long frames) {
   }
   if (o.statsPath && *o.statsPath != "-") {
     const fs::path p(*o.statsPath);
-    if (!o.force && fs::exists(p, ec)) throw BadInput{"'" + p.string() + "' exists (use --force to replace it)"};
+    if (!o.force && fs::exists(p, ec))
+      throw BadInput{"'" + p.string() + "' exists (use --force to replace it)"};
     const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
     if (!fs::is_directory(dir, ec)) throw BadInput{"cannot write '" + p.string() + "': no such directory"};
   }
@@ -133,7 +138,8 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
 
   std::optional<FrameExporter> exporter;
   if (o.exportDir) exporter.emplace(*o.exportDir, o.force, settings.detail);
-  RunStats run{settings.scene.name, std::string(sim::name(settings.scene.params.solver.integrator)), steps, h};
+  RunStats run{settings.scene.name, std::string(sim::name(settings.scene.params.solver.integrator)), steps,
+               h};
   const auto start = Clock::now();
   for (long long i = 0; i <= steps; ++i) {
     if (exporter && i % every == 0) {
@@ -159,7 +165,8 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
     out << json;
     return kExitOk;
   }
-  const auto st = io::writeFileAtomically(*o.statsPath, json, o.force ? io::Overwrite::Allowed : io::Overwrite::Never);
+  const auto st =
+      io::writeFileAtomically(*o.statsPath, json, o.force ? io::Overwrite::Allowed : io::Overwrite::Never);
   if (!st) err << "clothsim: error: " << st.message() << "\n";
   return st ? kExitOk : kExitFailure;
 }
@@ -169,14 +176,17 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
 int runAction(const CliOptions& options, std::ostream& out, std::ostream& err) {
   try {
     switch (options.action) {
-      case Action::ListScenes: listScenes(out); return kExitOk;
+      case Action::ListScenes:
+        listScenes(out);
+        return kExitOk;
       case Action::ListParams: {
         const auto s = config::settingsForScene(options.scene);
         if (!s) throw BadInput{"unknown scene '" + options.scene + "' (see --list-scenes)"};
         listParams(*s, out);
         return kExitOk;
       }
-      case Action::Run: return simulate(options, out, err);
+      case Action::Run:
+        return simulate(options, out, err);
     }
   } catch (const BadInput& e) {
     err << "clothsim: error: " << e.message << "\n";

@@ -50,7 +50,8 @@ std::variant<CliOptions, ExitNow> parseCommandLine(int argc, const char* const* 
   } catch (const CLI::ParseError& e) {
     return ExitNow{2, "clothsim: error: " + oneLine(e.what()) + " (see --help)\n"};
   }
-  if (o.seconds && o.steps) return ExitNow{2, "clothsim: error: give either --seconds or --steps, not both\n"};
+  if (o.seconds && o.steps)
+    return ExitNow{2, "clothsim: error: give either --seconds or --steps, not both\n"};
   if (o.every < 0) return ExitNow{2, "clothsim: error: --every must be a positive number of steps\n"};
   if (listScenes) o.action = Action::ListScenes;
   if (listParams) o.action = Action::ListParams;

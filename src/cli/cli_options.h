@@ -14,16 +14,16 @@ enum class Action { Run, ListScenes, ListParams };
 struct CliOptions {
   Action action = Action::Run;
   std::string scene = "flag";
-  std::optional<double> seconds;            ///< simulated time to run (s)
-  std::optional<long long> steps;           ///< or a number of steps
+  std::optional<double> seconds;   ///< simulated time to run (s)
+  std::optional<long long> steps;  ///< or a number of steps
   std::optional<std::string> integrator;
-  std::optional<std::string> detail;        ///< render surface of exported frames
-  std::optional<std::string> refine;        ///< refinement factor r
-  std::vector<std::string> assignments;     ///< NAME=VALUE, applied in order
+  std::optional<std::string> detail;     ///< render surface of exported frames
+  std::optional<std::string> refine;     ///< refinement factor r
+  std::vector<std::string> assignments;  ///< NAME=VALUE, applied in order
   std::optional<std::filesystem::path> exportDir;
-  int every = 0;                            ///< export every K steps; 0 = one frame per 1/30 s
-  std::optional<std::string> statsPath;     ///< "-" for standard output
-  bool force = false;                       ///< allow replacing existing files
+  int every = 0;                         ///< export every K steps; 0 = one frame per 1/30 s
+  std::optional<std::string> statsPath;  ///< "-" for standard output
+  bool force = false;                    ///< allow replacing existing files
 };
 
 /// Parsing either yields options or says to exit now with a code and text (help, version, error).

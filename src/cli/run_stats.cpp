@@ -7,7 +7,9 @@
 namespace cloth::cli {
 namespace {
 
-nlohmann::json vec3(const sim::Vec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); }
+nlohmann::json vec3(const sim::Vec3& v) {
+  return nlohmann::json::array({v.x, v.y, v.z});
+}
 
 }  // namespace
 

@@ -11,10 +11,10 @@ struct RunStats {
   std::string scene;
   std::string integrator;
   long long steps = 0;
-  double h = 0;                 ///< s
+  double h = 0;  ///< s
   double simSeconds = 0;
-  double wallSeconds = 0;       ///< whole run, exports included
-  double stepSeconds = 0;       ///< time inside Simulation::step only
+  double wallSeconds = 0;  ///< whole run, exports included
+  double stepSeconds = 0;  ///< time inside Simulation::step only
 };
 
 /// JSON text of the run: the fields above plus the final state's measurements.

@@ -18,7 +18,8 @@ using sim::WindModel;
 #define CLOTH_VEC3(expr) Vec3Field([](Settings& s) -> sim::Vec3& { return s.expr; })
 
 const ChoiceField kIntegratorChoice{
-    sim::integratorNames, [](const Settings& s) { return static_cast<int>(s.scene.params.solver.integrator); },
+    sim::integratorNames,
+    [](const Settings& s) { return static_cast<int>(s.scene.params.solver.integrator); },
     [](Settings& s, int i) { s.scene.params.solver.integrator = static_cast<Integrator>(i); }};
 
 const ChoiceField kWindModelChoice{
@@ -44,8 +45,8 @@ const ChoiceField kPatternChoice{
     [](Settings& s, int i) { s.detail.hadap.pattern = static_cast<detail::PatternChoice>(i); }};
 
 const std::array kTable = {
-    ParamSpec{"scene", "-", ParamGroup::Scene, "scene to simulate (resets every other parameter)", kSceneChoice,
-              0, 0, true},
+    ParamSpec{"scene", "-", ParamGroup::Scene, "scene to simulate (resets every other parameter)",
+              kSceneChoice, 0, 0, true},
     ParamSpec{"grid", "nodes", ParamGroup::Scene,
               "key-node grid NUxNV (same cloth: per-node mass and air coefficients scale with node area)",
               GridField{}, 2, 256, true},
@@ -67,7 +68,8 @@ const std::array kTable = {
               CLOTH_REAL(scene.params.material.kShear), 0, 1e5},
     ParamSpec{"k_bend", "N/m", ParamGroup::Material, "bending spring stiffness",
               CLOTH_REAL(scene.params.material.kBending), 0, 1e5},
-    ParamSpec{"compression", "-", ParamGroup::Material, "stiffness factor of compressed springs (cloth buckles)",
+    ParamSpec{"compression", "-", ParamGroup::Material,
+              "stiffness factor of compressed springs (cloth buckles)",
               CLOTH_REAL(scene.params.material.compression), 0.01, 1},
     ParamSpec{"mass", "kg", ParamGroup::Material, "mass per key node",
               CLOTH_REAL(scene.params.material.massPerNode), 1e-5, 10},
@@ -83,8 +85,8 @@ const std::array kTable = {
               CLOTH_VEC3(scene.params.gravity), -100, 100},
     ParamSpec{"wind", "m/s", ParamGroup::Wind, "wind velocity x,y,z", CLOTH_VEC3(scene.params.wind.velocity),
               -100, 100},
-    ParamSpec{"wind_model", "-", ParamGroup::Wind, "kang (drag and lift) or linear (Huang)", kWindModelChoice, 0,
-              0},
+    ParamSpec{"wind_model", "-", ParamGroup::Wind, "kang (drag and lift) or linear (Huang)", kWindModelChoice,
+              0, 0},
     ParamSpec{"K_D", "kg/m", ParamGroup::Wind, "drag coefficient (Kang eq. 17)",
               CLOTH_REAL(scene.params.wind.dragCoefficient), 0, 1},
     ParamSpec{"K_L", "kg/m", ParamGroup::Wind, "lift coefficient (Kang eq. 19)",
@@ -125,10 +127,11 @@ const std::array kTable = {
               CLOTH_FLOAT(detail.hadap.depth), 0, 2},
     ParamSpec{"pattern_tiles", "-", ParamGroup::Detail, "pattern repeats across the cloth",
               CLOTH_FLOAT(detail.hadap.tiles), 0.1, 64},
-    ParamSpec{"wrinkle_window", "cells", ParamGroup::Detail, "key cells around a triangle its coefficients cover",
-              CLOTH_INT(detail.hadap.window), 0, 8},
-    ParamSpec{"wrinkle_displace", "-", ParamGroup::Detail, "displace vertices (1) or leave it to bump shading (0)",
-              CLOTH_BOOL(detail.hadap.displace), 0, 1},
+    ParamSpec{"wrinkle_window", "cells", ParamGroup::Detail,
+              "key cells around a triangle its coefficients cover", CLOTH_INT(detail.hadap.window), 0, 8},
+    ParamSpec{"wrinkle_displace", "-", ParamGroup::Detail,
+              "displace vertices (1) or leave it to bump shading (0)", CLOTH_BOOL(detail.hadap.displace), 0,
+              1},
 };
 
 #undef CLOTH_REAL
@@ -137,7 +140,9 @@ const std::array kTable = {
 #undef CLOTH_VEC3
 #undef CLOTH_FLOAT
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -148,7 +153,9 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::span<const ParamSpec> paramTable() { return kTable; }
+std::span<const ParamSpec> paramTable() {
+  return kTable;
+}
 
 const ParamSpec* findParam(std::string_view name) {
   for (const ParamSpec& p : kTable)

@@ -19,7 +19,9 @@ std::string formatShortest(T v) {
   return std::string(buf, r.ptr);
 }
 
-std::string formatReal(double v) { return formatShortest(v); }
+std::string formatReal(double v) {
+  return formatShortest(v);
+}
 
 std::string formatVec3(const sim::Vec3& v) {
   return formatReal(v.x) + "," + formatReal(v.y) + "," + formatReal(v.z);
@@ -46,7 +48,8 @@ Status outOfRange(const ParamSpec& p, const std::string& shown) {
 }
 
 Status checkReal(const ParamSpec& p, double v) {
-  if (!std::isfinite(v)) return Status::failure("parameter '" + std::string(p.name) + "' must be a finite number");
+  if (!std::isfinite(v))
+    return Status::failure("parameter '" + std::string(p.name) + "' must be a finite number");
   if (v < p.min || v > p.max) return outOfRange(p, formatReal(v));
   return Status::success();
 }
@@ -57,8 +60,8 @@ Status typeMismatch(const ParamSpec& p, std::string_view expected) {
 
 std::string_view expectedForm(const ParamField& field) {
   return std::visit(Overloaded{[](RealField) { return "a number"; }, [](FloatField) { return "a number"; },
-                               [](IntField) { return "an integer"; },
-                               [](BoolField) { return "0 or 1"; }, [](Vec3Field) { return "x,y,z"; },
+                               [](IntField) { return "an integer"; }, [](BoolField) { return "0 or 1"; },
+                               [](Vec3Field) { return "x,y,z"; },
                                [](const ChoiceField&) { return "one of its option names"; },
                                [](GridField) { return "NUxNV"; }},
                     field);
@@ -84,56 +87,59 @@ Status parseReal(const ParamSpec& p, std::string_view t, ParamValue& out) {
 Status parseValue(const ParamSpec& p, std::string_view text, ParamValue& out) {
   const std::string_view t = trim(text);
   return std::visit(
-      Overloaded{
-          [&](RealField) { return parseReal(p, t, out); },
-          [&](FloatField) { return parseReal(p, t, out); },
-          [&](IntField) {
-            int v;
-            if (!parseNumber(t, v)) return typeMismatch(p, "an integer, got '" + std::string(t) + "'");
-            out = v;
-            return Status::success();
-          },
-          [&](BoolField) {
-            if (t == "1" || t == "true" || t == "on" || t == "yes") out = true;
-            else if (t == "0" || t == "false" || t == "off" || t == "no") out = false;
-            else return typeMismatch(p, "0 or 1, got '" + std::string(t) + "'");
-            return Status::success();
-          },
-          [&](Vec3Field) {
-            sim::Vec3 v;
-            std::string_view rest = t;
-            for (int i = 0; i < 3; ++i) {
-              const std::size_t comma = i < 2 ? rest.find(',') : std::string_view::npos;
-              if (i < 2 && comma == std::string_view::npos) break;
-              if (!parseNumber(rest.substr(0, comma), v[i]))
-                return typeMismatch(p, "x,y,z (three numbers), got '" + std::string(t) + "'");
-              rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-              if (i == 2) {
-                out = v;
-                return Status::success();
-              }
-            }
-            return typeMismatch(p, "x,y,z (three numbers), got '" + std::string(t) + "'");
-          },
-          [&](const ChoiceField&) {
-            out = std::string(t);
-            return Status::success();
-          },
-          [&](GridField) {
-            const std::size_t x = t.find_first_of("xX");
-            GridSize g;
-            if (x == std::string_view::npos || !parseNumber(t.substr(0, x), g.nu) ||
-                !parseNumber(t.substr(x + 1), g.nv))
-              return typeMismatch(p, "NUxNV such as 10x10, got '" + std::string(t) + "'");
-            out = g;
-            return Status::success();
-          }},
+      Overloaded{[&](RealField) { return parseReal(p, t, out); },
+                 [&](FloatField) { return parseReal(p, t, out); },
+                 [&](IntField) {
+                   int v;
+                   if (!parseNumber(t, v)) return typeMismatch(p, "an integer, got '" + std::string(t) + "'");
+                   out = v;
+                   return Status::success();
+                 },
+                 [&](BoolField) {
+                   if (t == "1" || t == "true" || t == "on" || t == "yes")
+                     out = true;
+                   else if (t == "0" || t == "false" || t == "off" || t == "no")
+                     out = false;
+                   else
+                     return typeMismatch(p, "0 or 1, got '" + std::string(t) + "'");
+                   return Status::success();
+                 },
+                 [&](Vec3Field) {
+                   sim::Vec3 v;
+                   std::string_view rest = t;
+                   for (int i = 0; i < 3; ++i) {
+                     const std::size_t comma = i < 2 ? rest.find(',') : std::string_view::npos;
+                     if (i < 2 && comma == std::string_view::npos) break;
+                     if (!parseNumber(rest.substr(0, comma), v[i]))
+                       return typeMismatch(p, "x,y,z (three numbers), got '" + std::string(t) + "'");
+                     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+                     if (i == 2) {
+                       out = v;
+                       return Status::success();
+                     }
+                   }
+                   return typeMismatch(p, "x,y,z (three numbers), got '" + std::string(t) + "'");
+                 },
+                 [&](const ChoiceField&) {
+                   out = std::string(t);
+                   return Status::success();
+                 },
+                 [&](GridField) {
+                   const std::size_t x = t.find_first_of("xX");
+                   GridSize g;
+                   if (x == std::string_view::npos || !parseNumber(t.substr(0, x), g.nu) ||
+                       !parseNumber(t.substr(x + 1), g.nv))
+                     return typeMismatch(p, "NUxNV such as 10x10, got '" + std::string(t) + "'");
+                   out = g;
+                   return Status::success();
+                 }},
       p.field);
 }
 
 // Whether resampling to `g` keeps the per-node mass within its valid range.
 bool massStaysInRange(const Settings& s, const GridSize& g) {
-  const double ratio = static_cast<double>(s.scene.grid.nu) * s.scene.grid.nv / (static_cast<double>(g.nu) * g.nv);
+  const double ratio =
+      static_cast<double>(s.scene.grid.nu) * s.scene.grid.nv / (static_cast<double>(g.nu) * g.nv);
   const ParamSpec* mass = findParam("mass");
   const double m = s.scene.params.material.massPerNode * ratio;
   return m >= mass->min && m <= mass->max;
@@ -170,14 +176,16 @@ ParamValue getParam(const Settings& constSettings, const ParamSpec& p) {  // flo
 }
 
 std::string formatParam(const Settings& s, const ParamSpec& p) {
-  if (const auto* f = std::get_if<FloatField>(&p.field)) return formatShortest((*f)(const_cast<Settings&>(s)));
+  if (const auto* f = std::get_if<FloatField>(&p.field))
+    return formatShortest((*f)(const_cast<Settings&>(s)));
   const ParamValue v = getParam(s, p);
-  return std::visit(Overloaded{[](double d) { return formatReal(d); }, [](int i) { return std::to_string(i); },
-                               [](bool b) { return std::string(b ? "1" : "0"); },
-                               [](const sim::Vec3& v3) { return formatVec3(v3); },
-                               [](const std::string& str) { return str; },
-                               [](const GridSize& g) { return std::to_string(g.nu) + "x" + std::to_string(g.nv); }},
-                    v);
+  return std::visit(
+      Overloaded{[](double d) { return formatReal(d); }, [](int i) { return std::to_string(i); },
+                 [](bool b) { return std::string(b ? "1" : "0"); },
+                 [](const sim::Vec3& v3) { return formatVec3(v3); },
+                 [](const std::string& str) { return str; },
+                 [](const GridSize& g) { return std::to_string(g.nu) + "x" + std::to_string(g.nv); }},
+      v);
 }
 
 std::string formatRange(const ParamSpec& p) {
@@ -233,9 +241,11 @@ Status setParam(Settings& s, const ParamSpec& p, const ParamValue& value) {
             if (g->nu < p.min || g->nu > p.max || g->nv < p.min || g->nv > p.max)
               return outOfRange(p, std::to_string(g->nu) + "x" + std::to_string(g->nv));
             if (!massStaysInRange(s, *g))
-              return Status::failure("parameter 'grid': " + std::to_string(g->nu) + "x" + std::to_string(g->nv) +
-                                     " would take the mass per node (the cloth's mass spread over more nodes) "
-                                     "outside " + formatRange(*findParam("mass")) + "; change mass first");
+              return Status::failure(
+                  "parameter 'grid': " + std::to_string(g->nu) + "x" + std::to_string(g->nv) +
+                  " would take the mass per node (the cloth's mass spread over more nodes) "
+                  "outside " +
+                  formatRange(*findParam("mass")) + "; change mass first");
             sim::resampleGrid(s.scene, g->nu, g->nv);
             return Status::success();
           }},

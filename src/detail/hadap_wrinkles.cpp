@@ -17,15 +17,17 @@ constexpr int kBuiltInSize = 256;
 double meanRestEdge(const sim::Cloth& c) {
   double sum = 0;
   std::size_t n = 0;
-  for (std::size_t s = c.range(sim::SpringFamily::Structural).begin; s < c.range(sim::SpringFamily::Structural).end;
-       ++s, ++n)
+  for (std::size_t s = c.range(sim::SpringFamily::Structural).begin;
+       s < c.range(sim::SpringFamily::Structural).end; ++s, ++n)
     sum += c.springs[s].rest;
   return n ? sum / static_cast<double>(n) : 0;
 }
 
 // Quadrature resolution for a triangle spanning `texels` pattern texels: about one sub-triangle per
 // texel, within [4, 24].
-int subdivisionsFor(double texels) { return std::clamp(static_cast<int>(std::ceil(texels)), 4, 24); }
+int subdivisionsFor(double texels) {
+  return std::clamp(static_cast<int>(std::ceil(texels)), 4, 24);
+}
 
 }  // namespace
 
@@ -161,9 +163,15 @@ void HadapWrinkles::computeKeyAmplitudes(const sim::Cloth& cloth, const HadapSet
     const glm::vec2 mf = keyWeight_[i] > 0 ? keyFactorSum_[i] / float(keyWeight_[i]) : glm::vec2(1);
     const glm::vec2 m(transformModulation(mf.x, s), transformModulation(mf.y, s));
     switch (s.pattern) {
-      case PatternChoice::UFolds: keyAmplitude_[i] = glm::vec2(m.x, 0); break;
-      case PatternChoice::VFolds: keyAmplitude_[i] = glm::vec2(0, m.y); break;
-      case PatternChoice::Both: keyAmplitude_[i] = m * multiFoldWeights(mf.x, mf.y, s.variance, s.power); break;
+      case PatternChoice::UFolds:
+        keyAmplitude_[i] = glm::vec2(m.x, 0);
+        break;
+      case PatternChoice::VFolds:
+        keyAmplitude_[i] = glm::vec2(0, m.y);
+        break;
+      case PatternChoice::Both:
+        keyAmplitude_[i] = m * multiFoldWeights(mf.x, mf.y, s.variance, s.power);
+        break;
     }
   }
 }

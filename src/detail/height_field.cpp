@@ -33,7 +33,9 @@ std::vector<float> gaussianKernel(float sigma) {
 
 }  // namespace
 
-float HeightField::at(int x, int y) const { return values[wrap(y, height) * width + wrap(x, width)]; }
+float HeightField::at(int x, int y) const {
+  return values[wrap(y, height) * width + wrap(x, width)];
+}
 
 HeightField blurred(const HeightField& field, float sigma) {
   if (!(sigma > 0) || field.empty()) return field;

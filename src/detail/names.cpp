@@ -8,8 +8,12 @@ constexpr std::array<std::string_view, 4> kModes = {"key", "spline", "wrinkled",
 constexpr std::array<std::string_view, 3> kPatterns = {"u-folds", "v-folds", "both"};
 }  // namespace
 
-std::string_view name(DetailMode mode) { return kModes[static_cast<int>(mode)]; }
-std::string_view name(PatternChoice pattern) { return kPatterns[static_cast<int>(pattern)]; }
+std::string_view name(DetailMode mode) {
+  return kModes[static_cast<int>(mode)];
+}
+std::string_view name(PatternChoice pattern) {
+  return kPatterns[static_cast<int>(pattern)];
+}
 
 std::optional<DetailMode> parseDetailMode(std::string_view text) {
   for (std::size_t i = 0; i < kModes.size(); ++i)
@@ -17,7 +21,11 @@ std::optional<DetailMode> parseDetailMode(std::string_view text) {
   return std::nullopt;
 }
 
-std::span<const std::string_view> detailModeNames() { return kModes; }
-std::span<const std::string_view> patternChoiceNames() { return kPatterns; }
+std::span<const std::string_view> detailModeNames() {
+  return kModes;
+}
+std::span<const std::string_view> patternChoiceNames() {
+  return kPatterns;
+}
 
 }  // namespace cloth::detail

@@ -21,7 +21,7 @@ struct Strided {
 
 struct CurveInput {
   Strided points, normals;
-  int count;                      // control points
+  int count;                          // control points
   std::span<const float> restLength;  // per segment
 };
 
@@ -111,8 +111,10 @@ void Refiner::loadKeys(const sim::Cloth& cloth) {
   for (int j = 0; j < nv; ++j)
     for (int i = 0; i < nu; ++i) {
       const auto& r = cloth.restX;
-      if (i + 1 < nu) restU_[j * (nu - 1) + i] = float(glm::length(r[cloth.index(i + 1, j)] - r[cloth.index(i, j)]));
-      if (j + 1 < nv) restV_[j * nu + i] = float(glm::length(r[cloth.index(i, j + 1)] - r[cloth.index(i, j)]));
+      if (i + 1 < nu)
+        restU_[j * (nu - 1) + i] = float(glm::length(r[cloth.index(i + 1, j)] - r[cloth.index(i, j)]));
+      if (j + 1 < nv)
+        restV_[j * nu + i] = float(glm::length(r[cloth.index(i, j + 1)] - r[cloth.index(i, j)]));
     }
 }
 
@@ -137,7 +139,8 @@ void Refiner::splineSurface(bool wrinkled, bool normals, float c, SurfaceMesh& o
     // Rest length along v between key rows, interpolated between the key columns around col.
     const int i = std::min(col / r, knu - 2), i1 = std::min(i + 1, knu - 1);
     const float f = static_cast<float>(col - i * r) / static_cast<float>(r);
-    for (int k = 0; k + 1 < knv; ++k) segmentRest_[k] = (1 - f) * restV_[k * knu + i] + f * restV_[k * knu + i1];
+    for (int k = 0; k + 1 < knv; ++k)
+      segmentRest_[k] = (1 - f) * restV_[k * knu + i] + f * restV_[k * knu + i1];
     const CurveInput in{Strided{frameX_.data() + col, nu}, Strided{frameN_.data() + col, nu}, knv,
                         std::span<const float>(segmentRest_.data(), static_cast<std::size_t>(knv - 1))};
     splineCurve(in, second, Strided{out.positions.data() + col, nu}, Strided{out.normals.data() + col, nu});
@@ -170,7 +173,8 @@ void Refiner::samplePatterns(const SurfaceMesh& out, float tiles) {
       sampledRevision_ == hadap_.patternRevision())
     return;
   patternSample_.resize(out.vertexCount());
-  for (std::size_t i = 0; i < out.vertexCount(); ++i) patternSample_[i] = hadap_.patternsAt(out.uvs[i], tiles);
+  for (std::size_t i = 0; i < out.vertexCount(); ++i)
+    patternSample_[i] = hadap_.patternsAt(out.uvs[i], tiles);
   sampledTiles_ = tiles;
   sampledRevision_ = hadap_.patternRevision();
 }
@@ -188,15 +192,18 @@ void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, SurfaceMe
   const int r = s.mode == DetailMode::Key ? 1 : std::max(1, s.refine);
   resize(cloth.nu, cloth.nv, r, out);
   loadKeys(cloth);
-  if (r == 1) std::copy(keyX_.begin(), keyX_.end(), out.positions.begin());
-  else splineSurface(s.mode == DetailMode::Wrinkled, s.mode == DetailMode::Hadap, s.wrinkleFrequency, out);
+  if (r == 1)
+    std::copy(keyX_.begin(), keyX_.end(), out.positions.begin());
+  else
+    splineSurface(s.mode == DetailMode::Wrinkled, s.mode == DetailMode::Hadap, s.wrinkleFrequency, out);
   computeStrain(cloth, out);
   if (s.mode == DetailMode::Hadap) {
     if (r == 1) sim::gridNormals<glm::vec3>(out.nu, out.nv, out.positions, out.normals, glm::vec3(0, 0, 1));
     modulate(cloth, s.hadap, out);
     // Displaced along the smooth normals the spline passes interpolated.
     if (s.hadap.displace)
-      for (std::size_t i = 0; i < out.vertexCount(); ++i) out.positions[i] += out.wrinkleHeight[i] * out.normals[i];
+      for (std::size_t i = 0; i < out.vertexCount(); ++i)
+        out.positions[i] += out.wrinkleHeight[i] * out.normals[i];
   } else {
     std::fill(out.patternAmplitude.begin(), out.patternAmplitude.end(), glm::vec2(0));
     std::fill(out.wrinkleHeight.begin(), out.wrinkleHeight.end(), 0.0f);

@@ -14,7 +14,8 @@ constexpr float kTau = 2 * std::numbers::pi_v<float>;
 float folds(float s, float t) {
   const float wobble = 0.06f * std::sin(kTau * t + 0.4f) + 0.03f * std::sin(kTau * 3 * t + 2.1f);
   const float main = std::sin(kTau * (3 * s + wobble));
-  const float detail = 0.3f * std::sin(kTau * (7 * s + 2 * wobble) + 1.3f) * (0.6f + 0.4f * std::sin(kTau * 2 * t));
+  const float detail =
+      0.3f * std::sin(kTau * (7 * s + 2 * wobble) + 1.3f) * (0.6f + 0.4f * std::sin(kTau * 2 * t));
   return main + detail;
 }
 

@@ -46,11 +46,13 @@ Status loadHeightField(const std::filesystem::path& path, detail::HeightField& o
   out.width = grey.width;
   out.height = grey.height;
   out.values.resize(grey.pixels.size());
-  std::transform(grey.pixels.begin(), grey.pixels.end(), out.values.begin(), [](std::uint8_t p) { return p / 255.0f; });
+  std::transform(grey.pixels.begin(), grey.pixels.end(), out.values.begin(),
+                 [](std::uint8_t p) { return p / 255.0f; });
   return Status::success();
 }
 
-Status writeHeightField(const std::filesystem::path& path, const detail::HeightField& field, Overwrite overwrite) {
+Status writeHeightField(const std::filesystem::path& path, const detail::HeightField& field,
+                        Overwrite overwrite) {
   Image grey{field.width, field.height, 1, std::vector<std::uint8_t>(field.values.size())};
   std::transform(field.values.begin(), field.values.end(), grey.pixels.begin(), [](float v) {
     return static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f));

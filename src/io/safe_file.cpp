@@ -12,9 +12,13 @@ namespace cloth::io {
 namespace fs = std::filesystem;
 namespace {
 
-std::string describe(const fs::path& p, const std::string& what) { return "cannot write '" + p.string() + "': " + what; }
+std::string describe(const fs::path& p, const std::string& what) {
+  return "cannot write '" + p.string() + "': " + what;
+}
 
-std::string errnoText(int err) { return std::strerror(err); }
+std::string errnoText(int err) {
+  return std::strerror(err);
+}
 
 fs::path temporaryPath(const fs::path& path) {
   return path.parent_path() / ("." + path.filename().string() + ".tmp" + std::to_string(::getpid()));
@@ -23,7 +27,8 @@ fs::path temporaryPath(const fs::path& path) {
 // Writes and syncs; returns 0 or an errno value.
 int writeAndClose(std::FILE* f, std::string_view contents) {
   int err = 0;
-  if (!contents.empty() && std::fwrite(contents.data(), 1, contents.size(), f) != contents.size()) err = errno;
+  if (!contents.empty() && std::fwrite(contents.data(), 1, contents.size(), f) != contents.size())
+    err = errno;
   if (!err && std::fflush(f) != 0) err = errno;
   if (!err && ::fsync(::fileno(f)) != 0 && errno != EINVAL) err = errno;
   if (std::fclose(f) != 0 && !err) err = errno;

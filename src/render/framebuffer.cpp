@@ -16,7 +16,9 @@ config::Status checkComplete(const char* which) {
 
 }  // namespace
 
-OffscreenTarget::~OffscreenTarget() { destroy(); }
+OffscreenTarget::~OffscreenTarget() {
+  destroy();
+}
 
 void OffscreenTarget::destroy() {
   const GLuint fbos[] = {msFbo_, fbo_};
@@ -53,7 +55,9 @@ config::Status OffscreenTarget::create(int width, int height, int samples) {
   return config::Status::success();
 }
 
-void OffscreenTarget::bindForDrawing() const { glBindFramebuffer(GL_FRAMEBUFFER, samples_ > 0 ? msFbo_ : fbo_); }
+void OffscreenTarget::bindForDrawing() const {
+  glBindFramebuffer(GL_FRAMEBUFFER, samples_ > 0 ? msFbo_ : fbo_);
+}
 
 void OffscreenTarget::resolveForReading() const {
   if (samples_ > 0) {

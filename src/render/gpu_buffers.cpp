@@ -22,7 +22,8 @@ void updateArray(GLuint buffer, const std::vector<T>& data) {
   glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(data.size() * sizeof(T)), data.data());
 }
 
-void attribute(GLuint location, GLuint buffer, GLint components, GLenum type = GL_FLOAT, GLboolean norm = GL_FALSE) {
+void attribute(GLuint location, GLuint buffer, GLint components, GLenum type = GL_FLOAT,
+               GLboolean norm = GL_FALSE) {
   glBindBuffer(GL_ARRAY_BUFFER, buffer);
   glEnableVertexAttribArray(location);
   glVertexAttribPointer(location, components, type, norm, 0, nullptr);
@@ -159,7 +160,8 @@ SolidMesh unitCube() {
 }
 
 SolidMesh groundSquare(float h) {
-  return {{{-h, 0, -h}, {h, 0, -h}, {h, 0, h}, {-h, 0, h}}, std::vector<glm::vec3>(4, glm::vec3(0, 1, 0)),
+  return {{{-h, 0, -h}, {h, 0, -h}, {h, 0, h}, {-h, 0, h}},
+          std::vector<glm::vec3>(4, glm::vec3(0, 1, 0)),
           {0, 2, 1, 0, 3, 2}};
 }
 

@@ -44,7 +44,7 @@ void Renderer::draw(const FrameView& f, const RenderOptions& o) {
   glClearColor(0.62f, 0.68f, 0.75f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   glEnable(GL_DEPTH_TEST);
-  glDisable(GL_CULL_FACE);  // the cloth is two-sided
+  glDisable(GL_CULL_FACE);           // the cloth is two-sided
   if (hasSurface_) drawCloth(f, o);  // first, so the depth test spares the ground pixels behind it
   drawSolids(f, o);
   drawOverlays(f, o);
@@ -97,7 +97,8 @@ void Renderer::drawSolids(const FrameView& f, const RenderOptions& o) {
       solid_.set("uModel", glm::scale(glm::translate(glm::mat4(1), glm::vec3(c.center)), glm::vec3(r)));
       sphere_.draw();
     } else if (c.shape == sim::ColliderShape::Box) {
-      solid_.set("uModel", glm::scale(glm::translate(glm::mat4(1), glm::vec3(c.center)), glm::vec3(c.halfExtents)));
+      solid_.set("uModel",
+                 glm::scale(glm::translate(glm::mat4(1), glm::vec3(c.center)), glm::vec3(c.halfExtents)));
       cube_.draw();
     }
   }
@@ -139,8 +140,8 @@ void Renderer::drawRod(const Rod& rod) {
   const glm::vec3 y = axis / length;
   const glm::vec3 helper = std::abs(y.y) < 0.9f ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0);
   const glm::vec3 x = glm::normalize(glm::cross(helper, y)), z = glm::cross(x, y);
-  glm::mat4 model(glm::vec4(x * rod.radius, 0), glm::vec4(y * (0.5f * length), 0), glm::vec4(z * rod.radius, 0),
-                  glm::vec4(0.5f * (rod.a + rod.b), 1));
+  glm::mat4 model(glm::vec4(x * rod.radius, 0), glm::vec4(y * (0.5f * length), 0),
+                  glm::vec4(z * rod.radius, 0), glm::vec4(0.5f * (rod.a + rod.b), 1));
   solid_.set("uModel", model);
   solid_.set("uColor", rod.color);
   cube_.draw();
@@ -150,7 +151,8 @@ void Renderer::buildMarkers(const FrameView& f, const RenderOptions& o) {
   markerScratch_.clear();
   const sim::Cloth* c = f.cloth;
   for (std::size_t i = 0; c && i < c->nodeCount(); ++i) {
-    if (c->kind[i] == sim::NodeKind::Pinned && o.pinnedMarkers) markerScratch_.push_back({glm::vec3(c->x[i]), kPinColor});
+    if (c->kind[i] == sim::NodeKind::Pinned && o.pinnedMarkers)
+      markerScratch_.push_back({glm::vec3(c->x[i]), kPinColor});
     if (c->kind[i] == sim::NodeKind::Driven) markerScratch_.push_back({glm::vec3(c->x[i]), kDragColor});
   }
   markers_.upload(markerScratch_);

@@ -22,7 +22,8 @@ bool readText(const std::filesystem::path& path, std::string& out) {
 
 std::string log(GLuint object, bool program) {
   GLint length = 0;
-  program ? glGetProgramiv(object, GL_INFO_LOG_LENGTH, &length) : glGetShaderiv(object, GL_INFO_LOG_LENGTH, &length);
+  program ? glGetProgramiv(object, GL_INFO_LOG_LENGTH, &length)
+          : glGetShaderiv(object, GL_INFO_LOG_LENGTH, &length);
   std::vector<char> text(static_cast<std::size_t>(std::max(length, 1)));
   program ? glGetProgramInfoLog(object, length, nullptr, text.data())
           : glGetShaderInfoLog(object, length, nullptr, text.data());
@@ -86,9 +87,15 @@ Status Shader::load(const std::filesystem::path& dir, const std::string& name) {
   return Status::success();
 }
 
-void Shader::set(const char* name, const glm::vec2& v) const { glUniform2fv(uniform(name), 1, glm::value_ptr(v)); }
-void Shader::set(const char* name, const glm::vec3& v) const { glUniform3fv(uniform(name), 1, glm::value_ptr(v)); }
-void Shader::set(const char* name, const glm::vec4& v) const { glUniform4fv(uniform(name), 1, glm::value_ptr(v)); }
+void Shader::set(const char* name, const glm::vec2& v) const {
+  glUniform2fv(uniform(name), 1, glm::value_ptr(v));
+}
+void Shader::set(const char* name, const glm::vec3& v) const {
+  glUniform3fv(uniform(name), 1, glm::value_ptr(v));
+}
+void Shader::set(const char* name, const glm::vec4& v) const {
+  glUniform4fv(uniform(name), 1, glm::value_ptr(v));
+}
 void Shader::set(const char* name, const glm::mat4& m) const {
   glUniformMatrix4fv(uniform(name), 1, GL_FALSE, glm::value_ptr(m));
 }

@@ -38,7 +38,8 @@ bool intersects(const Ray& ray, const Aabb& box, Real tMax, Real* tEnter) {
   return true;
 }
 
-bool intersects(const Ray& ray, const Vec3& p0, const Vec3& p1, const Vec3& p2, Real tMax, Real& t, Vec3& bary) {
+bool intersects(const Ray& ray, const Vec3& p0, const Vec3& p1, const Vec3& p2, Real tMax, Real& t,
+                Vec3& bary) {
   const Vec3 e1 = p1 - p0, e2 = p2 - p0;
   const Vec3 pv = glm::cross(ray.direction, e2);
   const Real det = glm::dot(e1, pv);

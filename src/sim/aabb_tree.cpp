@@ -115,7 +115,8 @@ void AabbTree::overlapping(const Aabb& box, std::span<const Vec3> x, std::span<c
                            std::vector<int>& out) const {
   visitLeaves([&](const Aabb& b) { return b.overlaps(box); },
               [&](const Node& node) {
-                for (int i = node.first; i < node.first + node.count; ++i)  // leaves are small: boxes on demand
+                for (int i = node.first; i < node.first + node.count;
+                     ++i)  // leaves are small: boxes on demand
                   if (triangleBox(x, triangles[order_[i]]).inflated(margin_).overlaps(box))
                     out.push_back(order_[i]);
               });

@@ -10,7 +10,8 @@ namespace cloth::sim {
 void addKangViscosity(const SpringGraph& g, std::span<const Vec3> v, Real h, std::span<Vec3> force,
                       std::span<Vec3> sum) {
   neighbourSum(g, v, sum);
-  for (std::size_t i = 0; i < g.nodeCount(); ++i) force[i] += h * (sum[i] - g.degree[i] * v[i]);  // Kang eq. 4
+  for (std::size_t i = 0; i < g.nodeCount(); ++i)
+    force[i] += h * (sum[i] - g.degree[i] * v[i]);  // Kang eq. 4
 }
 
 void implicitDiagonal(std::span<const Real> mass, const SpringGraph& g, Real h, Real c, std::span<Real> d) {

@@ -4,9 +4,12 @@ namespace cloth::sim {
 
 Real Stiffness::of(SpringFamily f) const {
   switch (f) {
-    case SpringFamily::Structural: return structural;
-    case SpringFamily::Shear: return shear;
-    case SpringFamily::Bending: return bending;
+    case SpringFamily::Structural:
+      return structural;
+    case SpringFamily::Shear:
+      return shear;
+    case SpringFamily::Bending:
+      return bending;
   }
   return 0;
 }

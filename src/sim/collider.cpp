@@ -57,23 +57,30 @@ Collider Collider::box(const Vec3& center, const Vec3& halfExtents) {
 
 SurfacePoint closestSurface(const Collider& c, const Vec3& p) {
   switch (c.shape) {
-    case ColliderShape::Sphere: return sphereSurface(c, p);
-    case ColliderShape::Plane: return {glm::dot(p - c.center, c.normal), c.normal};
-    case ColliderShape::Box: return boxSurface(c, p);
+    case ColliderShape::Sphere:
+      return sphereSurface(c, p);
+    case ColliderShape::Plane:
+      return {glm::dot(p - c.center, c.normal), c.normal};
+    case ColliderShape::Box:
+      return boxSurface(c, p);
   }
   return {};
 }
 
 Aabb colliderBounds(const Collider& c, Real margin) {
   switch (c.shape) {
-    case ColliderShape::Sphere: return Aabb{c.center - Vec3(c.radius), c.center + Vec3(c.radius)}.inflated(margin);
-    case ColliderShape::Box: return Aabb{c.center - c.halfExtents, c.center + c.halfExtents}.inflated(margin);
+    case ColliderShape::Sphere:
+      return Aabb{c.center - Vec3(c.radius), c.center + Vec3(c.radius)}.inflated(margin);
+    case ColliderShape::Box:
+      return Aabb{c.center - c.halfExtents, c.center + c.halfExtents}.inflated(margin);
     case ColliderShape::Plane: {
       Aabb b = Aabb::everything();
       for (int a = 0; a < 3; ++a) {  // an axis-aligned plane bounds one side of one axis
         if (std::abs(c.normal[a]) < 1 - 1e-12) continue;
-        if (c.normal[a] > 0) b.hi[a] = c.center[a] + margin;
-        else b.lo[a] = c.center[a] - margin;
+        if (c.normal[a] > 0)
+          b.hi[a] = c.center[a] + margin;
+        else
+          b.lo[a] = c.center[a] - margin;
       }
       return b;
     }

@@ -49,6 +49,8 @@ void computeForces(const Cloth& cloth, const SimParams& params, Real t, ForceWor
   addWindForces(params.wind, windVelocityAt(params.wind, t), cloth.v, work.normals, work.areaShare, f);
 }
 
-Stiffness stiffnessOf(const MaterialSettings& m) { return {m.kStructural, m.kShear, m.kBending, m.compression}; }
+Stiffness stiffnessOf(const MaterialSettings& m) {
+  return {m.kStructural, m.kShear, m.kBending, m.compression};
+}
 
 }  // namespace cloth::sim

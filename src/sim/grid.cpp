@@ -84,7 +84,9 @@ GridSpec GridSpec::fromSpacing(int nu, int nv, Real spacing) {
   return s;
 }
 
-Real massPerNodeForTotal(Real totalMass, int nodes) { return nodes > 0 ? totalMass / nodes : 0; }
+Real massPerNodeForTotal(Real totalMass, int nodes) {
+  return nodes > 0 ? totalMass / nodes : 0;
+}
 
 Cloth buildGrid(const GridSpec& spec, Real massPerNode) {
   validate(spec, massPerNode);

@@ -6,10 +6,16 @@
 namespace cloth::sim {
 namespace {
 
-bool finite(Real v) { return std::isfinite(v); }
-bool finite(const Vec3& v) { return finite(v.x) && finite(v.y) && finite(v.z); }
+bool finite(Real v) {
+  return std::isfinite(v);
+}
+bool finite(const Vec3& v) {
+  return finite(v.x) && finite(v.y) && finite(v.z);
+}
 
-std::string bad(const char* name, const char* why) { return std::string("parameter ") + name + " " + why; }
+std::string bad(const char* name, const char* why) {
+  return std::string("parameter ") + name + " " + why;
+}
 
 std::string checkSolver(const SolverSettings& s) {
   if (!finite(s.h) || s.h <= 0) return bad("h", "must be a positive number of seconds");
@@ -24,7 +30,8 @@ std::string checkMaterial(const MaterialSettings& m) {
   if (!finite(m.kStructural) || m.kStructural < 0) return bad("k", "must be a finite stiffness >= 0");
   if (!finite(m.kShear) || m.kShear < 0) return bad("k_shear", "must be a finite stiffness >= 0");
   if (!finite(m.kBending) || m.kBending < 0) return bad("k_bend", "must be a finite stiffness >= 0");
-  if (!finite(m.compression) || m.compression <= 0 || m.compression > 1) return bad("compression", "must be in (0, 1]");
+  if (!finite(m.compression) || m.compression <= 0 || m.compression > 1)
+    return bad("compression", "must be in (0, 1]");
   if (!finite(m.massPerNode) || m.massPerNode <= 0) return bad("mass", "must be a positive mass");
   if (!finite(m.airDamping) || m.airDamping < 0) return bad("damping", "must be finite and >= 0");
   if (!finite(m.tau) || m.tau <= 0) return bad("tau", "must be positive");
@@ -40,11 +47,15 @@ std::string checkEnvironment(const SimParams& p) {
   if (!finite(w.velocity)) return bad("wind", "must be finite");
   if (!finite(w.dragCoefficient) || w.dragCoefficient < 0) return bad("K_D", "must be finite and >= 0");
   if (!finite(w.liftCoefficient) || w.liftCoefficient < 0) return bad("K_L", "must be finite and >= 0");
-  if (!finite(w.linearCoefficient) || w.linearCoefficient < 0) return bad("k_wind", "must be finite and >= 0");
+  if (!finite(w.linearCoefficient) || w.linearCoefficient < 0)
+    return bad("k_wind", "must be finite and >= 0");
   if (!finite(w.gustStrength) || w.gustStrength < 0) return bad("gust", "must be finite and >= 0");
-  if (!finite(w.gustFrequency) || w.gustFrequency < 0) return bad("gust_frequency", "must be finite and >= 0");
-  if (!finite(p.collision.thickness) || p.collision.thickness < 0) return bad("thickness", "must be finite and >= 0");
-  if (!finite(p.collision.friction) || p.collision.friction < 0) return bad("friction", "must be finite and >= 0");
+  if (!finite(w.gustFrequency) || w.gustFrequency < 0)
+    return bad("gust_frequency", "must be finite and >= 0");
+  if (!finite(p.collision.thickness) || p.collision.thickness < 0)
+    return bad("thickness", "must be finite and >= 0");
+  if (!finite(p.collision.friction) || p.collision.friction < 0)
+    return bad("friction", "must be finite and >= 0");
   if (!finite(p.maxHandleSpeed) || p.maxHandleSpeed <= 0) return bad("handle_speed", "must be positive");
   return {};
 }

@@ -5,10 +5,8 @@
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
 
-
 namespace cloth::sim {
 namespace {
-
 
 Real innerProduct(std::span<const Vec3> a, std::span<const Vec3> b) {
   Real s = 0;
@@ -24,7 +22,8 @@ void assembleBlocks(const Cloth& cloth, const Stiffness& k, std::vector<glm::dma
     for (std::size_t s = r.begin; s < r.end; ++s) {
       const Spring& sp = cloth.springs[s];
       const bool compressed = glm::length(cloth.x[sp.b] - cloth.x[sp.a]) < sp.rest;
-      blocks[s] = springStiffnessBlock(cloth.x[sp.a], cloth.x[sp.b], sp.rest, compressed ? kf * k.compression : kf);
+      blocks[s] =
+          springStiffnessBlock(cloth.x[sp.a], cloth.x[sp.b], sp.rest, compressed ? kf * k.compression : kf);
     }
   }
 }
@@ -125,9 +124,11 @@ CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, 
   return report;
 }
 
-CgReport stepImplicitCG(Cloth& cloth, const Stiffness& k, Real h, Real airDamping, std::span<const Vec3> force,
-                        int maxIterations, Real tolerance, ImplicitCgWork& work) {
-  const CgReport report = implicitVelocityChange(cloth, k, h, airDamping, force, maxIterations, tolerance, work);
+CgReport stepImplicitCG(Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
+                        std::span<const Vec3> force, int maxIterations, Real tolerance,
+                        ImplicitCgWork& work) {
+  const CgReport report =
+      implicitVelocityChange(cloth, k, h, airDamping, force, maxIterations, tolerance, work);
   for (std::size_t i = 0; i < cloth.v.size(); ++i) cloth.v[i] += work.dv[i];
   advancePositions(cloth, h);
   return report;

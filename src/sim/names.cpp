@@ -8,14 +8,21 @@ constexpr std::array<std::string_view, 3> kIntegrators = {"approx-implicit", "ex
 constexpr std::array<std::string_view, 3> kWindModels = {"plate", "kang", "linear"};
 }  // namespace
 
-std::string_view name(Integrator integrator) { return kIntegrators[static_cast<int>(integrator)]; }
-std::string_view name(WindModel model) { return kWindModels[static_cast<int>(model)]; }
+std::string_view name(Integrator integrator) {
+  return kIntegrators[static_cast<int>(integrator)];
+}
+std::string_view name(WindModel model) {
+  return kWindModels[static_cast<int>(model)];
+}
 
 std::string_view name(ColliderShape shape) {
   switch (shape) {
-    case ColliderShape::Sphere: return "sphere";
-    case ColliderShape::Plane: return "plane";
-    case ColliderShape::Box: return "box";
+    case ColliderShape::Sphere:
+      return "sphere";
+    case ColliderShape::Plane:
+      return "plane";
+    case ColliderShape::Box:
+      return "box";
   }
   return "?";
 }
@@ -32,7 +39,11 @@ std::optional<WindModel> parseWindModel(std::string_view text) {
   return std::nullopt;
 }
 
-std::span<const std::string_view> integratorNames() { return kIntegrators; }
-std::span<const std::string_view> windModelNames() { return kWindModels; }
+std::span<const std::string_view> integratorNames() {
+  return kIntegrators;
+}
+std::span<const std::string_view> windModelNames() {
+  return kWindModels;
+}
 
 }  // namespace cloth::sim

@@ -31,7 +31,9 @@ bool limitSpring(std::span<Vec3> x, std::span<const NodeKind> kind, const Spring
   return true;
 }
 
-void set(std::vector<std::uint64_t>& bits, std::size_t i) { bits[i >> 6] |= std::uint64_t(1) << (i & 63); }
+void set(std::vector<std::uint64_t>& bits, std::size_t i) {
+  bits[i >> 6] |= std::uint64_t(1) << (i & 63);
+}
 
 // Springs that touch the nodes of spring s must be looked at again: later in this pass if they come
 // after s, in the next pass otherwise.
@@ -39,14 +41,16 @@ void markNeighbours(const SpringAdjacency& adj, const Spring& s, std::size_t ind
   for (NodeIndex node : {s.a, s.b})
     for (std::uint32_t k = adj.offsets[node]; k < adj.offsets[node + 1]; ++k) {
       const std::uint32_t t = adj.springs[k];
-      if (t > index) set(w.current, t);
-      else if (t < index) set(w.next, t);
+      if (t > index)
+        set(w.current, t);
+      else if (t < index)
+        set(w.next, t);
     }
 }
 
 // One Gauss-Seidel pass over the marked springs, in index order; returns the corrections made.
-int sweep(std::span<Vec3> x, std::span<const NodeKind> kind, std::span<const Spring> springs, Real tau, Real omega,
-          ProvotWork& w, long long& checks) {
+int sweep(std::span<Vec3> x, std::span<const NodeKind> kind, std::span<const Spring> springs, Real tau,
+          Real omega, ProvotWork& w, long long& checks) {
   int corrected = 0;
   for (std::size_t word = 0; word < w.current.size(); ++word) {
     while (w.current[word] != 0) {  // re-read: springs later in this word may be marked meanwhile
@@ -77,8 +81,8 @@ void SpringAdjacency::build(std::size_t nodes, std::span<const Spring> list) {
 
 namespace {
 
-ProvotReport runPasses(std::span<Vec3> x, std::span<const NodeKind> kind, std::span<const Spring> springs, Real tau,
-                       int maxPasses, Real omega, ProvotWork& w) {
+ProvotReport runPasses(std::span<Vec3> x, std::span<const NodeKind> kind, std::span<const Spring> springs,
+                       Real tau, int maxPasses, Real omega, ProvotWork& w) {
   ProvotReport report;
   if (w.adjacency.offsets.size() != x.size() + 1 || w.adjacency.springs.size() != 2 * springs.size())
     w.adjacency.build(x.size(), springs);
@@ -113,8 +117,8 @@ std::span<const Spring> stretchLimitedSprings(const Cloth& cloth) {
   return std::span<const Spring>(cloth.springs).subspan(structural.begin, shear.end - structural.begin);
 }
 
-void addCorrectionVelocity(std::span<const Vec3> x, std::span<const Vec3> xBefore, std::span<const NodeKind> kind,
-                           Real h, std::span<Vec3> v) {
+void addCorrectionVelocity(std::span<const Vec3> x, std::span<const Vec3> xBefore,
+                           std::span<const NodeKind> kind, Real h, std::span<Vec3> v) {
   for (std::size_t i = 0; i < v.size(); ++i)
     if (kind[i] == NodeKind::Free) v[i] += (x[i] - xBefore[i]) / h;
 }

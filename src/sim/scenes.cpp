@@ -105,7 +105,9 @@ NodeIndex nodeAt(const Cloth& c, const Vec2& fraction) {
 
 }  // namespace
 
-std::span<const std::string_view> sceneNames() { return kNames; }
+std::span<const std::string_view> sceneNames() {
+  return kNames;
+}
 
 std::optional<Scene> findScene(std::string_view name) {
   if (name == "flag") return flag();

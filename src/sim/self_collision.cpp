@@ -5,7 +5,9 @@
 namespace cloth::sim {
 namespace {
 
-bool hasCorner(const Triangle& t, NodeIndex n) { return t.v[0] == n || t.v[1] == n || t.v[2] == n; }
+bool hasCorner(const Triangle& t, NodeIndex n) {
+  return t.v[0] == n || t.v[1] == n || t.v[2] == n;
+}
 
 // Which side of triangle t the point lay on at the start of the step (+1 front, -1 back).
 Real startSide(std::span<const Vec3> xStart, const Triangle& t, const Vec3& pStart) {
@@ -35,7 +37,8 @@ bool separate(Cloth& c, std::span<const Vec3> xStart, NodeIndex p, const Triangl
   const Real nodeShare = weight2 > 0 ? 0.5 : 1.0;
   const Real push = thickness - gap;
   c.x[p] += nodeShare * push * n;
-  const Real vRel = glm::dot(c.v[p] - (bary.x * c.v[t.v[0]] + bary.y * c.v[t.v[1]] + bary.z * c.v[t.v[2]]), n);
+  const Real vRel =
+      glm::dot(c.v[p] - (bary.x * c.v[t.v[0]] + bary.y * c.v[t.v[1]] + bary.z * c.v[t.v[2]]), n);
   const Real approach = vRel < 0 ? -vRel : 0;
   c.v[p] += nodeShare * approach * n;
   for (int k = 0; k < 3 && weight2 > 0; ++k) {
@@ -56,7 +59,8 @@ int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, const Aabb
     const auto p = static_cast<NodeIndex>(i);
     if (!cloth.isFree(p)) continue;
     scratch.candidates.clear();
-    tree.overlapping(Aabb{cloth.x[p], cloth.x[p]}.inflated(thickness), cloth.x, cloth.triangles, scratch.candidates);
+    tree.overlapping(Aabb{cloth.x[p], cloth.x[p]}.inflated(thickness), cloth.x, cloth.triangles,
+                     scratch.candidates);
     for (int tIndex : scratch.candidates) {
       const Triangle& t = cloth.triangles[tIndex];
       if (hasCorner(t, p)) continue;

@@ -97,11 +97,14 @@ void Simulation::integrate(Real h) {
   switch (s.integrator) {
     case Integrator::ApproxImplicit:
       if (!graph_.builtFor(cloth_, k)) graph_.build(cloth_, k);
-      approxImplicitVelocityChange(cloth_, graph_, h, damping, std::max(1, s.iterations), force_, approxWork_);
+      approxImplicitVelocityChange(cloth_, graph_, h, damping, std::max(1, s.iterations), force_,
+                                   approxWork_);
       for (std::size_t i = 0; i < cloth_.nodeCount(); ++i) cloth_.v[i] += approxWork_.dv[i];
       advancePositions(cloth_, h);
       break;
-    case Integrator::Explicit: stepExplicit(cloth_, h, force_); break;
+    case Integrator::Explicit:
+      stepExplicit(cloth_, h, force_);
+      break;
     case Integrator::ImplicitCG:
       report_.cgIterations +=
           stepImplicitCG(cloth_, k, h, damping, force_, s.cgMaxIterations, s.cgTolerance, cgWork_).iterations;
@@ -120,7 +123,9 @@ void Simulation::limitStretch(Real h) {
   if (r.corrections > 0) addCorrectionVelocity(cloth_.x, xBeforeLimit_, cloth_.kind, h, cloth_.v);
 }
 
-void Simulation::refitTree(Real margin) { tree_.refit(cloth_.x, margin); }
+void Simulation::refitTree(Real margin) {
+  tree_.refit(cloth_.x, margin);
+}
 
 void Simulation::collide() {
   const CollisionSettings& c = params_.collision;
@@ -160,7 +165,8 @@ void Simulation::unpin(NodeIndex node) {
 }
 
 bool Simulation::isPinned(NodeIndex node) const {
-  return node >= 0 && static_cast<std::size_t>(node) < cloth_.nodeCount() && cloth_.kind[node] == NodeKind::Pinned;
+  return node >= 0 && static_cast<std::size_t>(node) < cloth_.nodeCount() &&
+         cloth_.kind[node] == NodeKind::Pinned;
 }
 
 bool Simulation::grab(NodeIndex node) {

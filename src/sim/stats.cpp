@@ -6,12 +6,12 @@
 
 #include <glm/geometric.hpp>
 
-
 namespace cloth::sim {
 
 Real kineticEnergy(const Cloth& cloth) {
   Real e = 0;
-  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) e += 0.5 * cloth.mass[i] * glm::dot(cloth.v[i], cloth.v[i]);
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i)
+    e += 0.5 * cloth.mass[i] * glm::dot(cloth.v[i], cloth.v[i]);
   return e;
 }
 
@@ -53,14 +53,16 @@ std::optional<Real> minColliderClearance(const Cloth& cloth, std::span<const Col
   Real clearance = std::numeric_limits<Real>::infinity();
   for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
     if (cloth.kind[i] != NodeKind::Free) continue;
-    for (const Collider& c : colliders) clearance = std::min(clearance, closestSurface(c, cloth.x[i]).distance);
+    for (const Collider& c : colliders)
+      clearance = std::min(clearance, closestSurface(c, cloth.x[i]).distance);
   }
   return clearance;
 }
 
 bool isFinite(const Cloth& cloth) {
   auto finite = [](const Vec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); };
-  return std::all_of(cloth.x.begin(), cloth.x.end(), finite) && std::all_of(cloth.v.begin(), cloth.v.end(), finite);
+  return std::all_of(cloth.x.begin(), cloth.x.end(), finite) &&
+         std::all_of(cloth.v.begin(), cloth.v.end(), finite);
 }
 
 }  // namespace cloth::sim

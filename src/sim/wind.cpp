@@ -40,14 +40,19 @@ Vec3 plateLift(const Vec3& n, const Vec3& u, Real kL) {
   return kL * sinTheta * speed * speed * liftDirectionTimesCos(n, uHat);
 }
 
-Vec3 linearWind(const Vec3& v, const Vec3& windVelocity, Real kw) { return kw * (windVelocity - v); }
+Vec3 linearWind(const Vec3& v, const Vec3& windVelocity, Real kw) {
+  return kw * (windVelocity - v);
+}
 
 Vec3 windForce(const WindSettings& wind, const Vec3& n, const Vec3& v, const Vec3& windVelocity) {
   const Vec3 u = v - windVelocity;
   switch (wind.model) {
-    case WindModel::Plate: return kangDrag(n, u, wind.dragCoefficient) + plateLift(n, u, wind.liftCoefficient);
-    case WindModel::Kang: return kangDrag(n, u, wind.dragCoefficient) + kangLift(n, u, wind.liftCoefficient);
-    case WindModel::Linear: return linearWind(v, windVelocity, wind.linearCoefficient);
+    case WindModel::Plate:
+      return kangDrag(n, u, wind.dragCoefficient) + plateLift(n, u, wind.liftCoefficient);
+    case WindModel::Kang:
+      return kangDrag(n, u, wind.dragCoefficient) + kangLift(n, u, wind.liftCoefficient);
+    case WindModel::Linear:
+      return linearWind(v, windVelocity, wind.linearCoefficient);
   }
   return Vec3(0);
 }
@@ -81,7 +86,8 @@ void addWindForces(const WindSettings& wind, const Vec3& windVelocity, std::span
   const bool still = wind.model == WindModel::Linear ? wind.linearCoefficient == 0
                                                      : wind.dragCoefficient == 0 && wind.liftCoefficient == 0;
   if (still) return;
-  for (std::size_t i = 0; i < f.size(); ++i) f[i] += areaShare[i] * windForce(wind, normals[i], v[i], windVelocity);
+  for (std::size_t i = 0; i < f.size(); ++i)
+    f[i] += areaShare[i] * windForce(wind, normals[i], v[i], windVelocity);
 }
 
 }  // namespace cloth::sim

@@ -33,7 +33,9 @@ constexpr std::array<GestureHelp, 6> kGestures = {{
 
 }  // namespace
 
-std::span<const KeyBinding> keyBindings() { return kBindings; }
+std::span<const KeyBinding> keyBindings() {
+  return kBindings;
+}
 
 std::optional<Command> commandForKey(int key) {
   for (const KeyBinding& b : kBindings)
@@ -41,6 +43,8 @@ std::optional<Command> commandForKey(int key) {
   return std::nullopt;
 }
 
-std::span<const GestureHelp> mouseGestures() { return kGestures; }
+std::span<const GestureHelp> mouseGestures() {
+  return kGestures;
+}
 
 }  // namespace cloth::view

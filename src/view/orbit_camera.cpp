@@ -16,9 +16,13 @@ glm::vec3 OrbitCamera::forward() const {
   return {-std::sin(yaw) * std::cos(pitch), -std::sin(pitch), -std::cos(yaw) * std::cos(pitch)};
 }
 
-glm::vec3 OrbitCamera::eye() const { return target - distance * forward(); }
+glm::vec3 OrbitCamera::eye() const {
+  return target - distance * forward();
+}
 
-glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), target, glm::vec3(0, 1, 0)); }
+glm::mat4 OrbitCamera::view() const {
+  return glm::lookAt(eye(), target, glm::vec3(0, 1, 0));
+}
 
 glm::mat4 OrbitCamera::projection(float aspect) const {
   return glm::perspective(fovY, aspect, nearPlane, farPlane);

@@ -8,7 +8,7 @@
 namespace cloth::view {
 
 sim::Ray cursorRay(const OrbitCamera& camera, const Viewport& viewport, glm::vec2 cursor) {
-  const float x = 2 * cursor.x / viewport.width - 1;   // normalised device coordinates
+  const float x = 2 * cursor.x / viewport.width - 1;  // normalised device coordinates
   const float y = 1 - 2 * cursor.y / viewport.height;
   const glm::mat4 inverse = glm::inverse(camera.projection(viewport.aspect()) * camera.view());
   const glm::vec4 nearPoint = inverse * glm::vec4(x, y, -1, 1);
@@ -17,7 +17,8 @@ sim::Ray cursorRay(const OrbitCamera& camera, const Viewport& viewport, glm::vec
   return sim::Ray{sim::Vec3(camera.eye()), sim::Vec3(glm::normalize(b - a))};
 }
 
-std::optional<glm::vec2> projectToWindow(const OrbitCamera& camera, const Viewport& viewport, const glm::vec3& p) {
+std::optional<glm::vec2> projectToWindow(const OrbitCamera& camera, const Viewport& viewport,
+                                         const glm::vec3& p) {
   const glm::vec4 clip = camera.projection(viewport.aspect()) * camera.view() * glm::vec4(p, 1);
   if (clip.w <= 0) return std::nullopt;
   const glm::vec2 ndc = glm::vec2(clip) / clip.w;
@@ -25,7 +26,8 @@ std::optional<glm::vec2> projectToWindow(const OrbitCamera& camera, const Viewpo
 }
 
 std::optional<std::size_t> nearestOnScreen(const OrbitCamera& camera, const Viewport& viewport,
-                                           std::span<const sim::Vec3> points, glm::vec2 cursor, float radius) {
+                                           std::span<const sim::Vec3> points, glm::vec2 cursor,
+                                           float radius) {
   std::optional<std::size_t> best;
   float bestDistance = radius;
   for (std::size_t i = 0; i < points.size(); ++i) {

@@ -26,7 +26,8 @@ Result run(std::vector<std::string> args) {
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
   auto parsed = parseCommandLine(static_cast<int>(argv.size()), argv.data());
-  if (auto* e = std::get_if<ExitNow>(&parsed)) return {e->code, e->code == 0 ? e->text : "", e->code ? e->text : ""};
+  if (auto* e = std::get_if<ExitNow>(&parsed))
+    return {e->code, e->code == 0 ? e->text : "", e->code ? e->text : ""};
   std::ostringstream out, err;
   const int code = runAction(std::get<CliOptions>(parsed), out, err);
   return {code, out.str(), err.str()};
@@ -57,8 +58,8 @@ TEST_CASE("clothsim: flag stats show a finite run with strain within Provot's bo
 }
 
 TEST_CASE("clothsim: --set, --integrator and --steps reach the simulation") {
-  const Result r = run({"--scene", "ball", "--steps", "10", "--integrator", "implicit-cg", "--set", "grid=8x6",
-                        "--set", "h=0.002", "--stats", "-"});
+  const Result r = run({"--scene", "ball", "--steps", "10", "--integrator", "implicit-cg", "--set",
+                        "grid=8x6", "--set", "h=0.002", "--stats", "-"});
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["integrator"] == "implicit-cg");
@@ -93,18 +94,20 @@ TEST_CASE("clothsim: bad input exits 2 with a one-line message naming the proble
 
 TEST_CASE("clothsim: exported OBJ frames are numbered and never overwritten without --force") {
   const fs::path d = freshDir("export");
-  const Result first = run({"--scene", "hang-vertical", "--steps", "20", "--every", "10", "--export-obj", d.string()});
+  const Result first =
+      run({"--scene", "hang-vertical", "--steps", "20", "--every", "10", "--export-obj", d.string()});
   REQUIRE(first.code == 0);
   CHECK(fs::exists(d / "frame_000000.obj"));
   CHECK(fs::exists(d / "frame_000002.obj"));
   CHECK_FALSE(fs::exists(d / "frame_000003.obj"));
   const auto stamp = fs::last_write_time(d / "frame_000001.obj");
-  const Result again = run({"--scene", "hang-vertical", "--steps", "20", "--every", "10", "--export-obj", d.string()});
+  const Result again =
+      run({"--scene", "hang-vertical", "--steps", "20", "--every", "10", "--export-obj", d.string()});
   CHECK(again.code == 2);
   CHECK(again.err.find("exists") != std::string::npos);
   CHECK(fs::last_write_time(d / "frame_000001.obj") == stamp);
-  const Result forced = run({"--scene", "hang-vertical", "--steps", "20", "--every", "10", "--export-obj",
-                             d.string(), "--force"});
+  const Result forced = run(
+      {"--scene", "hang-vertical", "--steps", "20", "--every", "10", "--export-obj", d.string(), "--force"});
   CHECK(forced.code == 0);
   fs::remove_all(d);
 }
@@ -112,7 +115,8 @@ TEST_CASE("clothsim: exported OBJ frames are numbered and never overwritten with
 TEST_CASE("clothsim: --detail and --refine choose the exported surface") {
   const fs::path d = freshDir("detail");
   REQUIRE(run({"--scene", "flag", "--steps", "10", "--every", "10", "--detail", "wrinkled", "--refine", "3",
-               "--export-obj", d.string()}).code == 0);
+               "--export-obj", d.string()})
+              .code == 0);
   std::ifstream obj(d / "frame_000001.obj");
   std::string line;
   int vertices = 0, faces = 0;

@@ -9,7 +9,9 @@
 using namespace cloth::config;
 
 namespace {
-Settings flag() { return *settingsForScene("flag"); }
+Settings flag() {
+  return *settingsForScene("flag");
+}
 }  // namespace
 
 TEST_CASE("param_table: names are unique and every parameter has a unit, help and a sane range") {
@@ -21,8 +23,8 @@ TEST_CASE("param_table: names are unique and every parameter has a unit, help an
     CHECK_FALSE(p.help.empty());
     CHECK(p.min <= p.max);
   }
-  for (const char* required : {"k", "k_shear", "k_bend", "h", "mass", "K_D", "K_L", "wind", "tau", "iterations",
-                               "substeps", "grid", "self_collision", "integrator"})
+  for (const char* required : {"k", "k_shear", "k_bend", "h", "mass", "K_D", "K_L", "wind", "tau",
+                               "iterations", "substeps", "grid", "self_collision", "integrator"})
     CHECK(findParam(required) != nullptr);
 }
 
@@ -57,11 +59,29 @@ TEST_CASE("param_table: values are written to the fields they name") {
 }
 
 TEST_CASE("param_table: bad values are refused with a message and leave the settings unchanged") {
-  const char* bad[] = {"k=abc",       "k=-1",          "k=1e9",         "h=nan",      "h=inf",
-                       "h=0",         "mass=0",        "wind=1,2",      "wind=1,2,x", "wind=1,2,3,4",
-                       "grid=1x4",    "grid=10",       "grid=axb",      "substeps=2.5", "integrator=rk4",
-                       "self_collision=maybe", "nosuch=1", "k",         "=3",         "k=",
-                       "wind=1e400,0,0", "iterations=0", "tau=2"};
+  const char* bad[] = {"k=abc",
+                       "k=-1",
+                       "k=1e9",
+                       "h=nan",
+                       "h=inf",
+                       "h=0",
+                       "mass=0",
+                       "wind=1,2",
+                       "wind=1,2,x",
+                       "wind=1,2,3,4",
+                       "grid=1x4",
+                       "grid=10",
+                       "grid=axb",
+                       "substeps=2.5",
+                       "integrator=rk4",
+                       "self_collision=maybe",
+                       "nosuch=1",
+                       "k",
+                       "=3",
+                       "k=",
+                       "wind=1e400,0,0",
+                       "iterations=0",
+                       "tau=2"};
   for (const char* assignment : bad) {
     Settings s = flag();
     const Settings before = s;

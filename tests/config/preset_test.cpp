@@ -34,9 +34,10 @@ TEST_CASE("preset: saving and loading restores every parameter") {
 TEST_CASE("preset: a partial preset changes only what it names") {
   Settings s = *settingsForScene("flag");
   const Settings before = s;
-  REQUIRE(applyPresetJson(R"({"format": "clothview-preset", "version": 1, "params": {"K_D": 0.5, "tau": 0.2}})",
-                          "p.json", s)
-              .ok());
+  REQUIRE(
+      applyPresetJson(R"({"format": "clothview-preset", "version": 1, "params": {"K_D": 0.5, "tau": 0.2}})",
+                      "p.json", s)
+          .ok());
   CHECK(s.scene.params.wind.dragCoefficient == 0.5);
   CHECK(s.scene.params.material.tau == 0.2);
   CHECK(s.scene.params.material.kStructural == before.scene.params.material.kStructural);
@@ -46,7 +47,8 @@ TEST_CASE("preset: bad presets are refused with a message naming the field, sett
   const std::string head = R"({"format": "clothview-preset", "version": 1, "params": )";
   const std::pair<std::string, std::string> cases[] = {
       {"", "not valid JSON"},
-      {"{\"format\": \"clothview-preset\", \"version\": 1, \"params\": {\"k\": 5", "not valid JSON"},  // truncated
+      {"{\"format\": \"clothview-preset\", \"version\": 1, \"params\": {\"k\": 5",
+       "not valid JSON"},  // truncated
       {"[1, 2]", "JSON object"},
       {R"({"format": "other", "version": 1, "params": {}})", "format"},
       {R"({"format": "clothview-preset", "version": 7, "params": {}})", "version"},
@@ -67,7 +69,8 @@ TEST_CASE("preset: bad presets are refused with a message naming the field, sett
       {head + R"j({"grid": "1x10"}})j", "grid"},
       {head + R"j({"scene": "moon"}})j", "scene"},
       {head + R"j({"k": 5, "tau": 9}})j", "tau"},  // the valid k must not stick either
-      {std::string("{\"format\": \"clothview-preset\", \"version\": 1, \"params\": {\"\xff\xfe\": 1}}"), "not valid JSON"},
+      {std::string("{\"format\": \"clothview-preset\", \"version\": 1, \"params\": {\"\xff\xfe\": 1}}"),
+       "not valid JSON"},
   };
   for (const auto& [text, expected] : cases) {
     Settings s = *settingsForScene("flag");

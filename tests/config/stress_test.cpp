@@ -31,7 +31,8 @@ TEST_CASE("stress: random parameters over the documented ranges never leave a no
     sim::Simulation s = sim::instantiate(settings.scene);
     sim::NodeIndex held = -1;
     const double h = settings.scene.params.solver.h;
-    const long long caseSteps = std::min<long long>(static_cast<long long>(1.5 / h), 1500);  // 1.5 s or 1500 steps
+    const long long caseSteps =
+        std::min<long long>(static_cast<long long>(1.5 / h), 1500);  // 1.5 s or 1500 steps
     for (long long i = 0; i < caseSteps; ++i) {
       if (i % 97 == 0) config::randomDragOrRelease(s, rng, held, 0.5);
       if (i % 499 == 0 && i > 0) {  // change a parameter on the fly, as a user dragging sliders does
@@ -45,12 +46,13 @@ TEST_CASE("stress: random parameters over the documented ranges never leave a no
     recoveries += s.recoveries();
     if (std::getenv("CLOTH_STRESS_VERBOSE"))
       std::printf("case %d %s %s h=%.2g substeps=%d grid=%dx%d steps=%lld recoveries=%lld\n", c,
-                  settings.scene.name.c_str(), std::string(sim::name(settings.scene.params.solver.integrator)).c_str(),
-                  h, settings.scene.params.solver.substeps, settings.scene.grid.nu, settings.scene.grid.nv, caseSteps,
-                  s.recoveries());
+                  settings.scene.name.c_str(),
+                  std::string(sim::name(settings.scene.params.solver.integrator)).c_str(), h,
+                  settings.scene.params.solver.substeps, settings.scene.grid.nu, settings.scene.grid.nv,
+                  caseSteps, s.recoveries());
     INFO("case " << c << ": scene " << settings.scene.name << ", h " << h);
     REQUIRE(escaped == 0);
   }
-  WARN("stress: " << cases << " cases, " << steps << " steps, " << recoveries << " guard recoveries, " << escaped
-                  << " non-finite states");
+  WARN("stress: " << cases << " cases, " << steps << " steps, " << recoveries << " guard recoveries, "
+                  << escaped << " non-finite states");
 }

@@ -10,7 +10,9 @@ using namespace cloth::detail;
 namespace {
 
 // The unit right triangle: p0 = (0, 0), p1 = (1, 0), apex (0, 1).
-LocalTriangle unitTriangle() { return localTriangle({0, 0, 0}, {1, 0, 0}, {0, 1, 0}); }
+LocalTriangle unitTriangle() {
+  return localTriangle({0, 0, 0}, {1, 0, 0}, {0, 1, 0});
+}
 
 // 64-point Gauss-Legendre on [0, 1] by composite 4-point rules: the reference for 1-D reductions.
 template <class F>
@@ -25,7 +27,8 @@ double integrate1d(F&& f) {
 }
 
 WrinkleCoefficients sineCoefficients(double a, double k, int n) {
-  return wrinkleCoefficients(unitTriangle(), [&](double x, double) { return glm::dvec2(a * k * std::cos(k * x), 0); }, n);
+  return wrinkleCoefficients(
+      unitTriangle(), [&](double x, double) { return glm::dvec2(a * k * std::cos(k * x), 0); }, n);
 }
 
 }  // namespace
@@ -42,8 +45,8 @@ TEST_CASE("hadap: coefficients of a linear pattern match their closed forms") {
   // f = a x + b y: constant gradient, S = sqrt(1 + a^2 + b^2), every integrand constant.
   const double a = 0.7, b = -0.4, area = 0.5;
   const double S = std::sqrt(1 + a * a + b * b);
-  const WrinkleCoefficients c =
-      wrinkleCoefficients(unitTriangle(), [&](double, double) { return glm::dvec2(a, b); }, 3);
+  const WrinkleCoefficients c = wrinkleCoefficients(
+      unitTriangle(), [&](double, double) { return glm::dvec2(a, b); }, 3);
   CHECK(c.c1 == Approx(area * (a * a / S - S)));
   CHECK(c.c2 == Approx(area * a * b / S));
   CHECK(c.c3 == Approx(area * (b * b / S - S)));
@@ -56,7 +59,8 @@ TEST_CASE("hadap: coefficients of f = a sin(kx) match their exact one-dimensiona
   auto S = [&](double x) { return std::sqrt(1 + std::pow(a * k * std::cos(k * x), 2)); };
   const double c1 = integrate1d([&](double x) { return -1 / S(x) * (1 - x); });
   const double c3 = integrate1d([&](double x) { return -S(x) * (1 - x); });
-  const double c4 = integrate1d([&](double x) { return std::pow(a * k * std::cos(k * x), 2) / S(x) * (1 - x); });
+  const double c4 =
+      integrate1d([&](double x) { return std::pow(a * k * std::cos(k * x), 2) / S(x) * (1 - x); });
   const WrinkleCoefficients c = sineCoefficients(a, k, 48);
   CHECK(c.c1 == Approx(c1).epsilon(1e-5));
   CHECK(c.c2 == 0.0);
@@ -83,8 +87,8 @@ TEST_CASE("hadap: identity gives modulation 1 exactly, compression more, stretch
 }
 
 TEST_CASE("hadap: a constant pattern has C4 = 0 and modulation 1") {
-  const WrinkleCoefficients c =
-      wrinkleCoefficients(unitTriangle(), [](double, double) { return glm::dvec2(0); }, 8);
+  const WrinkleCoefficients c = wrinkleCoefficients(
+      unitTriangle(), [](double, double) { return glm::dvec2(0); }, 8);
   CHECK(c.c4 == 0.0);
   const LocalTriangle squeezed = localTriangle({0, 0, 0}, {0.5, 0, 0}, {0, 1, 0});
   CHECK(modulationFactor(c, inverseDeformation(unitTriangle(), squeezed)) == 1.0);

@@ -8,7 +8,9 @@ using namespace cloth::detail;
 
 namespace {
 
-sim::Cloth flatCloth() { return sim::buildGrid(sim::GridSpec::fromSpacing(9, 9, 0.05), 0.01); }
+sim::Cloth flatCloth() {
+  return sim::buildGrid(sim::GridSpec::fromSpacing(9, 9, 0.05), 0.01);
+}
 
 glm::vec2 meanAmplitude(const HadapWrinkles& h) {
   glm::vec2 sum(0);
@@ -59,11 +61,13 @@ TEST_CASE("hadap_wrinkles: compression along u favours the pattern that varies a
   s.window = 1;  // each window spans about 4 folds
   h.update(c, s);
   double f0 = 0, f1 = 0;
-  for (std::size_t t = 0; t < c.triangles.size(); ++t) f0 += h.triangleFactors(0)[t], f1 += h.triangleFactors(1)[t];
+  for (std::size_t t = 0; t < c.triangles.size(); ++t)
+    f0 += h.triangleFactors(0)[t], f1 += h.triangleFactors(1)[t];
   CHECK(f0 > c.triangles.size());  // compressed: both above 1
   CHECK(f1 > c.triangles.size());
   CHECK(f0 < f1);
-  for (std::size_t t = 0; t < c.triangles.size(); ++t) CHECK(h.triangleFactors(0)[t] < h.triangleFactors(1)[t]);
+  for (std::size_t t = 0; t < c.triangles.size(); ++t)
+    CHECK(h.triangleFactors(0)[t] < h.triangleFactors(1)[t]);
   const glm::vec2 a = meanAmplitude(h);
   CHECK(a.x > 0.9f);
   CHECK(a.y < 0.1f);

@@ -53,7 +53,8 @@ TEST_CASE("refiner: node counts and kinds match ((Nu-1)r+1) x ((Nv-1)r+1) and Ka
     CHECK(m.vertexCount() == std::size_t(nu * nv));
     CHECK(m.triangleCount() == std::size_t(2 * (nu - 1) * (nv - 1)));
     int keys = 0, frames = 0, internals = 0;
-    for (NodeRole role : m.roles) (role == NodeRole::Key ? keys : role == NodeRole::Frame ? frames : internals)++;
+    for (NodeRole role : m.roles)
+      (role == NodeRole::Key ? keys : role == NodeRole::Frame ? frames : internals)++;
     CHECK(keys == c.nu * c.nv);
     CHECK(frames == c.nv * (c.nu - 1) * (r - 1) + c.nu * (c.nv - 1) * (r - 1));
     CHECK(internals == (c.nu - 1) * (c.nv - 1) * (r - 1) * (r - 1));
@@ -81,7 +82,8 @@ TEST_CASE("refiner: the spline surface passes exactly through every key node") {
   }
 }
 
-TEST_CASE("refiner: refining u then v equals v then u (the transposed key grid gives the transposed surface)") {
+TEST_CASE(
+    "refiner: refining u then v equals v then u (the transposed key grid gives the transposed surface)") {
   for (const sim::Cloth& c : {wavyCloth(0.8), flutteringFlag()}) {
     sim::Cloth t = c;  // node (i, j) of c is node (j, i) of t
     t.nu = c.nv;
@@ -140,7 +142,8 @@ TEST_CASE("refiner: normals are unit and face the same side as the triangles") {
     int agree = 0;
     for (std::size_t t = 0; t < m.triangleCount(); ++t) {
       const auto* idx = &m.indices[3 * t];
-      const glm::vec3 face = glm::cross(m.positions[idx[1]] - m.positions[idx[0]], m.positions[idx[2]] - m.positions[idx[0]]);
+      const glm::vec3 face =
+          glm::cross(m.positions[idx[1]] - m.positions[idx[0]], m.positions[idx[2]] - m.positions[idx[0]]);
       agree += glm::dot(face, m.normals[idx[0]] + m.normals[idx[1]] + m.normals[idx[2]]) > 0 ? 1 : 0;
     }
     INFO(int(mode));

@@ -13,7 +13,8 @@ using namespace cloth;
 namespace {
 
 fs::path freshDir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("clothview_image_" + name + "_" + std::to_string(::getpid()));
+  const fs::path d =
+      fs::temp_directory_path() / ("clothview_image_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
@@ -29,7 +30,8 @@ TEST_CASE("image_io: a height field survives a PNG round trip to 8-bit precision
   REQUIRE(io::loadHeightField(d / "p.png", back).ok());
   REQUIRE(back.width == 64);
   REQUIRE(back.height == 64);
-  for (std::size_t i = 0; i < f.values.size(); ++i) CHECK(back.values[i] == Approx(f.values[i]).margin(0.5 / 255 + 1e-6));
+  for (std::size_t i = 0; i < f.values.size(); ++i)
+    CHECK(back.values[i] == Approx(f.values[i]).margin(0.5 / 255 + 1e-6));
   CHECK_FALSE(io::writeHeightField(d / "p.png", f, io::Overwrite::Never).ok());  // never replaces
   fs::remove_all(d);
 }
@@ -42,13 +44,15 @@ TEST_CASE("image_io: unreadable and non-image files are reported by name") {
   CHECK_FALSE(st.ok());
   CHECK(st.message().find("not.png") != std::string::npos);
   CHECK_FALSE(io::loadHeightField(d / "missing.png", f).ok());
-  CHECK_FALSE(io::writePng(d / "x.png", io::Image{2, 2, 3, {1, 2, 3}}, io::Overwrite::Never).ok());  // too few pixels
+  CHECK_FALSE(
+      io::writePng(d / "x.png", io::Image{2, 2, 3, {1, 2, 3}}, io::Overwrite::Never).ok());  // too few pixels
   fs::remove_all(d);
 }
 
 TEST_CASE("image_io: the shipped pattern assets are what the generator makes") {
   for (bool alongU : {true, false}) {
-    const fs::path asset = fs::path(CLOTH_SOURCE_DIR) / "assets/patterns" / (alongU ? "u_folds.png" : "v_folds.png");
+    const fs::path asset =
+        fs::path(CLOTH_SOURCE_DIR) / "assets/patterns" / (alongU ? "u_folds.png" : "v_folds.png");
     detail::HeightField shipped;
     REQUIRE(io::loadHeightField(asset, shipped).ok());
     const detail::HeightField generated = detail::makeFoldPattern(shipped.width, alongU);

@@ -16,7 +16,8 @@ using namespace cloth::io;
 namespace {
 
 fs::path freshDir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("clothview_test_" + name + "_" + std::to_string(::getpid()));
+  const fs::path d =
+      fs::temp_directory_path() / ("clothview_test_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;

@@ -29,7 +29,7 @@ TEST_CASE("aabb: ray-box slab test, including axis-parallel rays") {
   CHECK_FALSE(intersects(Ray{Vec3(-5, 2, 0), Vec3(1, 0, 0)}, box, 100));
   CHECK_FALSE(intersects(Ray{Vec3(-5, 0, 0), Vec3(-1, 0, 0)}, box, 100));  // pointing away
   CHECK_FALSE(intersects(Ray{Vec3(-5, 0, 0), Vec3(1, 0, 0)}, box, 3));     // too short
-  CHECK(intersects(Ray{Vec3(0), Vec3(0, 1, 0)}, box, 100));                 // starts inside
+  CHECK(intersects(Ray{Vec3(0), Vec3(0, 1, 0)}, box, 100));                // starts inside
 }
 
 TEST_CASE("aabb: ray-triangle hits report t and barycentric coordinates") {

@@ -15,7 +15,9 @@ using namespace cloth::sim;
 
 namespace {
 
-Real separation(const Cloth& c) { return glm::length(c.x[0] - c.x[1]); }
+Real separation(const Cloth& c) {
+  return glm::length(c.x[0] - c.x[1]);
+}
 
 // The velocity change of `iterations` Jacobi iterations for the total force f.
 const std::vector<Vec3>& velocityChange(const Cloth& c, const Stiffness& k, Real h, int iterations,
@@ -89,7 +91,8 @@ TEST_CASE("approx_implicit: two-mass separation factor equals Kang eq. 13 over s
   REQUIRE(cases == 7 * 7 * 7);
 }
 
-TEST_CASE("approx_implicit: symplectic Euler diverges past h = 2 sqrt(m/2k) where approx-implicit stays bounded") {
+TEST_CASE(
+    "approx_implicit: symplectic Euler diverges past h = 2 sqrt(m/2k) where approx-implicit stays bounded") {
   const Real m = 0.01, k = 100;
   const Real hCritical = 2 * std::sqrt(m / (2 * k));
   auto run = [&](bool implicit, Real h) {

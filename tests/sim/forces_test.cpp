@@ -43,7 +43,7 @@ TEST_CASE("forces: springs at rest length exert nothing, stretched springs pull 
   CHECK(springForce(Vec3(0), Vec3(1.1, 0, 0), 1.0, 100).x == Approx(10.0));
   CHECK(springForce(Vec3(0), Vec3(0.9, 0, 0), 1.0, 100).x == Approx(-10.0));
   CHECK(springForce(Vec3(0), Vec3(0, 2, 0), 0.0, 3).y == Approx(6.0));  // zero rest length: k d
-  CHECK(glm::length(springForce(Vec3(1), Vec3(1), 0.5, 100)) == 0);      // coincident ends: no direction
+  CHECK(glm::length(springForce(Vec3(1), Vec3(1), 0.5, 100)) == 0);     // coincident ends: no direction
 }
 
 TEST_CASE("forces: gravity is m g and air damping opposes velocity") {

@@ -17,9 +17,8 @@ TEST_CASE("grid: node, spring and triangle counts follow the grid formula") {
     CHECK(c.range(SpringFamily::Shear).size() == std::size_t((single ? 1 : 2) * (nu - 1) * (nv - 1)));
     CHECK(c.range(SpringFamily::Bending).size() == std::size_t((nu - 2) * nv + nu * (nv - 2)));
     CHECK(c.triangles.size() == std::size_t(2 * (nu - 1) * (nv - 1)));
-    CHECK(c.springs.size() ==
-          c.range(SpringFamily::Structural).size() + c.range(SpringFamily::Shear).size() +
-              c.range(SpringFamily::Bending).size());
+    CHECK(c.springs.size() == c.range(SpringFamily::Structural).size() + c.range(SpringFamily::Shear).size() +
+                                  c.range(SpringFamily::Bending).size());
   }
 }
 

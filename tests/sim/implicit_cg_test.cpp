@@ -22,7 +22,8 @@ TEST_CASE("implicit_cg: the spring block is the derivative of the spring force")
       Vec3 d(0);
       d[axis] = eps;
       // dF_a/dx_b = K: moving b changes the force on a by K d.
-      const Vec3 numeric = (springForce(xa, xb + d, rest, 50) - springForce(xa, xb - d, rest, 50)) / (2 * eps);
+      const Vec3 numeric =
+          (springForce(xa, xb + d, rest, 50) - springForce(xa, xb - d, rest, 50)) / (2 * eps);
       const Vec3 analytic = K * d / eps;
       CHECK(glm::length(numeric - analytic) < 1e-5);
     }

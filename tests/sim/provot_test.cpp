@@ -12,8 +12,8 @@ using namespace cloth::sim;
 
 namespace {
 
-ProvotReport limit(std::span<Vec3> x, std::span<const NodeKind> kind, std::span<const Spring> springs, Real tau,
-                   int passes, Real omega = 1) {
+ProvotReport limit(std::span<Vec3> x, std::span<const NodeKind> kind, std::span<const Spring> springs,
+                   Real tau, int passes, Real omega = 1) {
   ProvotWork work;
   return limitStretch(x, kind, springs, tau, passes, omega, work);
 }

@@ -36,8 +36,8 @@ TEST_CASE("scenes: the flag flutters in the wind") {
     zMax = std::max(zMax, c.x[corner].z);
     keMin = std::min(keMin, kineticEnergy(c));
   }
-  CHECK(zMax - zMin > 0.05);  // the free corner swings across the flag's plane by more than 5 cm
-  CHECK(keMin > 0.01);        // it never comes to rest
+  CHECK(zMax - zMin > 0.05);   // the free corner swings across the flag's plane by more than 5 cm
+  CHECK(keMin > 0.01);         // it never comes to rest
   CHECK(c.x[corner].x > 0.3);  // and it streams downwind of the pole
 }
 

@@ -13,11 +13,13 @@ namespace {
 
 // A 3x3-node cloth (8 triangles) plus one extra free node above its centre cell.
 Cloth sheetWithNodeAbove(const Vec3& node) {
-  Cloth c = buildGrid([] {
-    GridSpec s = GridSpec::fromSpacing(3, 3, 0.1);
-    s.orientation = Orientation::Horizontal;
-    return s;
-  }(), 0.01);
+  Cloth c = buildGrid(
+      [] {
+        GridSpec s = GridSpec::fromSpacing(3, 3, 0.1);
+        s.orientation = Orientation::Horizontal;
+        return s;
+      }(),
+      0.01);
   c.x.push_back(node);
   c.restX.push_back(node);
   c.v.push_back(Vec3(0, -1, 0));

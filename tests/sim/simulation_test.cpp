@@ -2,10 +2,10 @@
 
 #include <glm/geometric.hpp>
 
+#include "cloth/sim/forces.h"
 #include "cloth/sim/names.h"
 #include "cloth/sim/scenes.h"
 #include "cloth/sim/stats.h"
-#include "cloth/sim/forces.h"
 #include "test_helpers.h"
 
 using namespace cloth::sim;
@@ -47,7 +47,8 @@ TEST_CASE("simulation: pinned nodes never move") {
     Simulation sim = instantiate(scene);
     std::vector<std::pair<NodeIndex, Vec3>> pinned;
     for (std::size_t i = 0; i < sim.cloth().nodeCount(); ++i)
-      if (sim.isPinned(static_cast<NodeIndex>(i))) pinned.emplace_back(static_cast<NodeIndex>(i), sim.cloth().x[i]);
+      if (sim.isPinned(static_cast<NodeIndex>(i)))
+        pinned.emplace_back(static_cast<NodeIndex>(i), sim.cloth().x[i]);
     REQUIRE(pinned.size() == 2);
     while (sim.time() < 1.0) {
       sim.step();

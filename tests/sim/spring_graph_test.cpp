@@ -39,7 +39,8 @@ TEST_CASE("spring_graph: the neighbour sum equals the sum over the spring list")
   }
 }
 
-TEST_CASE("spring_graph: two springs between the same nodes become one neighbour with their summed stiffness") {
+TEST_CASE(
+    "spring_graph: two springs between the same nodes become one neighbour with their summed stiffness") {
   Cloth c = test::twoMasses(1, Vec3(0), Vec3(1, 0, 0), 1);
   c.springs.push_back({1, 0, 1});  // a second structural spring, ends swapped
   c.family = {SpringRange{0, 2}, SpringRange{2, 2}, SpringRange{2, 2}};

@@ -96,7 +96,8 @@ TEST_CASE("grid_normals: node normals of a flat grid are unit and face the front
   }
 }
 
-TEST_CASE("wind: thin-plate lift is K_L sin theta cos theta |u|^2, zero along the flow and continuous through it") {
+TEST_CASE(
+    "wind: thin-plate lift is K_L sin theta cos theta |u|^2, zero along the flow and continuous through it") {
   std::mt19937 rng(13);
   for (int i = 0; i < 200; ++i) {
     const Vec3 n = test::randomUnit(rng);

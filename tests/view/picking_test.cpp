@@ -50,7 +50,8 @@ TEST_CASE("picking: a dragged node follows the cursor in the camera-facing plane
   REQUIRE(moved.has_value());
   CHECK(std::abs(glm::dot(*moved - node, plane.normal)) < 1e-6);  // stays in the plane
   CHECK(glm::length(*moved - node) > 0.05);
-  CHECK_FALSE(intersect(sim::Ray{sim::Vec3(0), sim::Vec3(plane.normal.y, -plane.normal.x, 0)}, plane).has_value());
+  CHECK_FALSE(
+      intersect(sim::Ray{sim::Vec3(0), sim::Vec3(plane.normal.y, -plane.normal.x, 0)}, plane).has_value());
 }
 
 TEST_CASE("picking: the node nearest the cursor on screen is found within the radius") {

@@ -11,7 +11,8 @@ TEST_CASE("playback: real time runs as many steps as the wall clock allows, carr
   CHECK(total >= 999);
   CHECK(total <= 1000);
   CHECK(p.stepsForFrame(0.0004, 0.001, false, 30) + p.stepsForFrame(0.0004, 0.001, false, 30) +
-            p.stepsForFrame(0.0004, 0.001, false, 30) >= 1);
+            p.stepsForFrame(0.0004, 0.001, false, 30) >=
+        1);
 }
 
 TEST_CASE("playback: a stalled frame cannot snowball") {

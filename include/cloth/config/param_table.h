@@ -33,7 +33,8 @@ struct ChoiceField {
 };
 struct GridField {};
 
-using ParamField = std::variant<RealField, FloatField, IntField, BoolField, Vec3Field, ChoiceField, GridField>;
+using ParamField =
+    std::variant<RealField, FloatField, IntField, BoolField, Vec3Field, ChoiceField, GridField>;
 using ParamValue = std::variant<double, int, bool, sim::Vec3, std::string, GridSize>;
 
 /// A visitor made of lambdas, one per alternative: std::visit(Overloaded{...}, field).
@@ -53,7 +54,7 @@ struct ParamSpec {
   ParamGroup group;
   std::string_view help;
   ParamField field;
-  double min = 0;          ///< valid range of the value (each component for vectors, each count for grids)
+  double min = 0;  ///< valid range of the value (each component for vectors, each count for grids)
   double max = 0;
   bool rebuildsCloth = false;  ///< takes effect only when the cloth is rebuilt (reset)
 };

@@ -11,8 +11,8 @@
 namespace cloth::config {
 
 struct Settings {
-  sim::Scene scene;                ///< cloth shape, physics parameters, obstacles, pins
-  detail::DetailSettings detail;   ///< how the render surface is built from the key nodes
+  sim::Scene scene;               ///< cloth shape, physics parameters, obstacles, pins
+  detail::DetailSettings detail;  ///< how the render surface is built from the key nodes
 };
 
 /// The settings of a named scene, or nullopt for an unknown name.

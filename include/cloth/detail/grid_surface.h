@@ -1,6 +1,6 @@
 #pragma once
-// Helpers for grid-structured surfaces (normals: sim/grid_normals.h): triangle indices, node roles, and bilinear
-// transfer of key-node values onto a refined grid.
+// Helpers for grid-structured surfaces (normals: sim/grid_normals.h): triangle indices, node roles, and
+// bilinear transfer of key-node values onto a refined grid.
 
 #include <cstdint>
 #include <span>

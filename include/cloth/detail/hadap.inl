@@ -29,7 +29,7 @@ WrinkleCoefficients wrinkleCoefficients(const LocalTriangle& tri, GradientFn&& g
   for (int i = 0; i < n; ++i) {
     for (int j = 0; i + j < n; ++j) {
       const double s = i * step, t = j * step;
-      subTriangle(s, t, s + step, t, s, t + step);  // "up" sub-triangle
+      subTriangle(s, t, s + step, t, s, t + step);                                   // "up" sub-triangle
       if (i + j + 1 < n) subTriangle(s + step, t, s + step, t + step, s, t + step);  // "down"
     }
   }

@@ -39,14 +39,14 @@ class Refiner {
 
   int refine_ = 0;
   int keyNu_ = 0, keyNv_ = 0;
-  std::vector<glm::vec3> keyX_, keyN_;        // key positions and normals
-  std::vector<float> restU_, restV_;          // rest length of each key segment along u and v
-  std::vector<glm::vec3> frameX_, frameN_;    // first-pass result
-  std::vector<float> segmentRest_;            // rest lengths along the curve being evaluated
-  std::vector<std::array<float, 4>> weights_; // Catmull-Rom weights of the r samples of a segment
-  std::vector<float> keyStrain_;              // per key vertex
-  std::vector<glm::vec2> areaRatioSum_;       // per key vertex: (sum of area ratios, triangle count)
-  std::vector<glm::vec2> patternSample_;      // per render vertex: heights of both patterns
+  std::vector<glm::vec3> keyX_, keyN_;         // key positions and normals
+  std::vector<float> restU_, restV_;           // rest length of each key segment along u and v
+  std::vector<glm::vec3> frameX_, frameN_;     // first-pass result
+  std::vector<float> segmentRest_;             // rest lengths along the curve being evaluated
+  std::vector<std::array<float, 4>> weights_;  // Catmull-Rom weights of the r samples of a segment
+  std::vector<float> keyStrain_;               // per key vertex
+  std::vector<glm::vec2> areaRatioSum_;        // per key vertex: (sum of area ratios, triangle count)
+  std::vector<glm::vec2> patternSample_;       // per render vertex: heights of both patterns
   float sampledTiles_ = -1;
   int sampledRevision_ = -1;
   HadapWrinkles hadap_;

@@ -17,12 +17,12 @@ enum class NodeRole : std::uint8_t { Key, Frame, Internal };
 struct SurfaceMesh {
   int nu = 0;
   int nv = 0;
-  std::vector<glm::vec3> positions;   ///< m
-  std::vector<glm::vec3> normals;     ///< unit, front side
-  std::vector<glm::vec2> uvs;         ///< texture coordinates in [0, 1]^2
+  std::vector<glm::vec3> positions;  ///< m
+  std::vector<glm::vec3> normals;    ///< unit, front side
+  std::vector<glm::vec2> uvs;        ///< texture coordinates in [0, 1]^2
   std::vector<NodeRole> roles;
-  std::vector<std::uint32_t> indices; ///< 3 per triangle, counter-clockwise from the front
-  std::vector<float> strain;          ///< per vertex: local area ratio - 1 (negative = compressed)
+  std::vector<std::uint32_t> indices;  ///< 3 per triangle, counter-clockwise from the front
+  std::vector<float> strain;           ///< per vertex: local area ratio - 1 (negative = compressed)
   /// Hadap mode: per vertex amplitude of wrinkle patterns 1 and 2 (modulation x blend weight), and
   /// the height (m) those give at the vertex, outwards along the front normal so that folds never
   /// sink into what the cloth lies on. A bump shader computes

@@ -28,6 +28,7 @@ Status readImage(const std::filesystem::path& path, int channels, Image& out);
 Status loadHeightField(const std::filesystem::path& path, detail::HeightField& out);
 
 /// A wrinkle pattern as an 8-bit grey PNG.
-Status writeHeightField(const std::filesystem::path& path, const detail::HeightField& field, Overwrite overwrite);
+Status writeHeightField(const std::filesystem::path& path, const detail::HeightField& field,
+                        Overwrite overwrite);
 
 }  // namespace cloth::io

@@ -23,12 +23,12 @@ namespace cloth::render {
 
 /// What is drawn besides the cloth, and how the cloth is shaded.
 struct RenderOptions {
-  bool wireframe = false;   ///< key-mesh wireframe
-  bool nodeKinds = false;   ///< key (red) / frame (green) / internal (blue) nodes, Kang Fig. 2
-  bool strainMap = false;   ///< heat map of compression (blue) and stretch (red), Hadap Fig. 13
+  bool wireframe = false;  ///< key-mesh wireframe
+  bool nodeKinds = false;  ///< key (red) / frame (green) / internal (blue) nodes, Kang Fig. 2
+  bool strainMap = false;  ///< heat map of compression (blue) and stretch (red), Hadap Fig. 13
   bool windArrow = true;
   bool pinnedMarkers = true;
-  bool bump = true;         ///< bump-map Hadap wrinkles in the shader (Hadap mode)
+  bool bump = true;  ///< bump-map Hadap wrinkles in the shader (Hadap mode)
   bool ground = true;
 };
 
@@ -46,10 +46,10 @@ struct FrameView {
   glm::ivec2 framebufferSize{1, 1};
   const sim::Cloth* cloth = nullptr;  ///< key nodes: wireframe, pinned and dragged markers
   std::span<const sim::Collider> colliders;
-  glm::vec3 windVelocity{0};          ///< m/s
+  glm::vec3 windVelocity{0};  ///< m/s
   std::vector<Rod> rods;
-  bool hadap = false;                 ///< the surface carries Hadap pattern amplitudes
-  float hadapDepth = 0;               ///< m
+  bool hadap = false;    ///< the surface carries Hadap pattern amplitudes
+  float hadapDepth = 0;  ///< m
   float patternTiles = 1;
 };
 

@@ -51,7 +51,8 @@ bool intersects(const Ray& ray, const Aabb& box, Real tMax, Real* tEnter = nullp
 
 /// Two-sided ray/triangle intersection (Moller-Trumbore). On a hit with t in [0, tMax] returns true and
 /// writes t and the barycentric coordinates (w0, w1, w2) of the hit point.
-bool intersects(const Ray& ray, const Vec3& p0, const Vec3& p1, const Vec3& p2, Real tMax, Real& t, Vec3& bary);
+bool intersects(const Ray& ray, const Vec3& p0, const Vec3& p1, const Vec3& p2, Real tMax, Real& t,
+                Vec3& bary);
 
 /// Closest point of triangle (p0, p1, p2) to q, with its barycentric coordinates.
 Vec3 closestPointOnTriangle(const Vec3& q, const Vec3& p0, const Vec3& p1, const Vec3& p2, Vec3& bary);

@@ -16,8 +16,8 @@ namespace cloth::sim {
 /// Closest ray hit on a triangle.
 struct RayHit {
   int triangle = -1;
-  Real t = 0;          ///< ray parameter of the hit
-  Vec3 barycentric{0}; ///< weights of the triangle's vertices v[0], v[1], v[2]
+  Real t = 0;           ///< ray parameter of the hit
+  Vec3 barycentric{0};  ///< weights of the triangle's vertices v[0], v[1], v[2]
   Vec3 point{0};
 };
 
@@ -49,11 +49,11 @@ class AabbTree {
  private:
   struct Node {
     Aabb box;
-    std::int32_t left = -1;   ///< child indices, -1 for a leaf
+    std::int32_t left = -1;  ///< child indices, -1 for a leaf
     std::int32_t right = -1;
-    std::int32_t first = 0;   ///< leaf: range in order_
+    std::int32_t first = 0;  ///< leaf: range in order_
     std::int32_t count = 0;
-    std::int32_t leaf = -1;   ///< leaf number (index into leafVertexStart_)
+    std::int32_t leaf = -1;  ///< leaf number (index into leafVertexStart_)
   };
   template <class Enter, class Leaf>
   void visitLeaves(Enter enter, Leaf leaf) const;
@@ -66,7 +66,7 @@ class AabbTree {
   std::vector<std::uint32_t> leafVertexStart_;
   std::vector<NodeIndex> leafVertices_;
   void collectLeafVertices(std::span<const Triangle> triangles);
-  Real margin_ = 0;          ///< of the last refit
+  Real margin_ = 0;  ///< of the last refit
 };
 
 }  // namespace cloth::sim

@@ -47,13 +47,13 @@ struct Triangle {
 struct Cloth {
   int nu = 0;
   int nv = 0;
-  std::vector<Vec3> x;           ///< #nodes positions (m)
-  std::vector<Vec3> v;           ///< #nodes velocities (m/s)
-  std::vector<Real> mass;        ///< #nodes masses (kg)
-  std::vector<NodeKind> kind;    ///< #nodes motion kind
-  std::vector<Vec3> restX;       ///< #nodes rest positions (m)
-  std::vector<Vec2> uv;          ///< #nodes texture coordinates in [0,1]^2
-  std::vector<Spring> springs;   ///< all springs, grouped by family, each family in grid order
+  std::vector<Vec3> x;          ///< #nodes positions (m)
+  std::vector<Vec3> v;          ///< #nodes velocities (m/s)
+  std::vector<Real> mass;       ///< #nodes masses (kg)
+  std::vector<NodeKind> kind;   ///< #nodes motion kind
+  std::vector<Vec3> restX;      ///< #nodes rest positions (m)
+  std::vector<Vec2> uv;         ///< #nodes texture coordinates in [0,1]^2
+  std::vector<Spring> springs;  ///< all springs, grouped by family, each family in grid order
   std::array<SpringRange, kSpringFamilyCount> family{};  ///< where each family lies in `springs`
   std::vector<Triangle> triangles;
 

@@ -11,10 +11,10 @@ enum class ColliderShape { Sphere, Plane, Box };
 /// A static rigid obstacle. Which fields matter depends on the shape.
 struct Collider {
   ColliderShape shape = ColliderShape::Sphere;
-  Vec3 center{0};                 ///< sphere or box centre, or a point on the plane (m)
-  Real radius = 0.25;             ///< sphere radius (m)
-  Vec3 normal{0, 1, 0};           ///< plane normal, unit length
-  Vec3 halfExtents{0.25};         ///< box half sizes along x, y, z (m)
+  Vec3 center{0};          ///< sphere or box centre, or a point on the plane (m)
+  Real radius = 0.25;      ///< sphere radius (m)
+  Vec3 normal{0, 1, 0};    ///< plane normal, unit length
+  Vec3 halfExtents{0.25};  ///< box half sizes along x, y, z (m)
 
   static Collider sphere(const Vec3& center, Real radius);
   static Collider plane(const Vec3& point, const Vec3& normal);

@@ -13,14 +13,14 @@ enum class Orientation {
 
 /// Shape and topology of a grid cloth.
 struct GridSpec {
-  int nu = 10;                                   ///< key nodes along u (>= 2)
-  int nv = 10;                                   ///< key nodes along v (>= 2)
-  Real width = 0.5;                              ///< extent along u (m)
-  Real height = 0.5;                             ///< extent along v (m)
+  int nu = 10;        ///< key nodes along u (>= 2)
+  int nv = 10;        ///< key nodes along v (>= 2)
+  Real width = 0.5;   ///< extent along u (m)
+  Real height = 0.5;  ///< extent along v (m)
   Orientation orientation = Orientation::Vertical;
-  Vec3 origin{0, 0, 0};                          ///< position of node (0, 0) (m)
-  bool singleShear = false;                      ///< Huang's simplified model: one diagonal per cell
-  bool bending = true;                           ///< add (i+2, j) and (i, j+2) springs
+  Vec3 origin{0, 0, 0};      ///< position of node (0, 0) (m)
+  bool singleShear = false;  ///< Huang's simplified model: one diagonal per cell
+  bool bending = true;       ///< add (i+2, j) and (i, j+2) springs
 
   /// A grid with the given node counts and uniform spacing (m) between neighbours.
   static GridSpec fromSpacing(int nu, int nv, Real spacing);

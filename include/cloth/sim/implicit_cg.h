@@ -36,7 +36,7 @@ CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, 
                                 ImplicitCgWork& work);
 
 /// Full step: dv as above, v += dv, x += h v.
-CgReport stepImplicitCG(Cloth& cloth, const Stiffness& k, Real h, Real airDamping, std::span<const Vec3> force,
-                        int maxIterations, Real tolerance, ImplicitCgWork& work);
+CgReport stepImplicitCG(Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
+                        std::span<const Vec3> force, int maxIterations, Real tolerance, ImplicitCgWork& work);
 
 }  // namespace cloth::sim

@@ -12,10 +12,10 @@ namespace cloth::sim {
 /// through `pivot`, plus a translation sway * sin(2 pi f t). Disabled when frequency is 0.
 struct PinMotion {
   Vec3 pivot{0};
-  Vec3 axis{0, 0, 1};      ///< rotation axis (unit)
-  Real amplitude = 0;      ///< rad
-  Vec3 sway{0};            ///< m
-  Real frequency = 0;      ///< Hz
+  Vec3 axis{0, 0, 1};  ///< rotation axis (unit)
+  Real amplitude = 0;  ///< rad
+  Vec3 sway{0};        ///< m
+  Real frequency = 0;  ///< Hz
 
   bool enabled() const { return frequency != 0 && (amplitude != 0 || sway != Vec3(0)); }
   /// Where an anchor at `anchor` (position at t = 0) is at time t (s).
@@ -32,7 +32,7 @@ struct Handle {
 
 /// Anchors of pinned nodes (their t = 0 positions) and the active handles.
 struct Kinematics {
-  std::vector<Vec3> anchor;      ///< #nodes, meaningful for pinned nodes
+  std::vector<Vec3> anchor;  ///< #nodes, meaningful for pinned nodes
   std::vector<Handle> handles;
   PinMotion motion;
 

@@ -11,9 +11,9 @@ namespace cloth::sim {
 
 /// Outcome of limitStretch.
 struct ProvotReport {
-  int passes = 0;         ///< passes run (the last may have found nothing to correct)
-  int corrections = 0;    ///< spring corrections made over all passes
-  long long checks = 0;   ///< spring length checks made over all passes
+  int passes = 0;        ///< passes run (the last may have found nothing to correct)
+  int corrections = 0;   ///< spring corrections made over all passes
+  long long checks = 0;  ///< spring length checks made over all passes
 };
 
 /// Which springs touch each node (compressed sparse rows), built once per topology.
@@ -50,7 +50,7 @@ std::span<const Spring> stretchLimitedSprings(const Cloth& cloth);
 /// After a correction: v_i += (x_i - xBefore_i) / h on free nodes, the velocity the correction
 /// implies, so that it adds no energy (Provot 1995). Right after integration this is Provot's
 /// v = (x_corrected - x_start) / h; after a collision response it keeps that response's velocity.
-void addCorrectionVelocity(std::span<const Vec3> x, std::span<const Vec3> xBefore, std::span<const NodeKind> kind,
-                           Real h, std::span<Vec3> v);
+void addCorrectionVelocity(std::span<const Vec3> x, std::span<const Vec3> xBefore,
+                           std::span<const NodeKind> kind, Real h, std::span<Vec3> v);
 
 }  // namespace cloth::sim

@@ -22,9 +22,9 @@ struct Scene {
   GridSpec grid;
   SimParams params;
   std::vector<Collider> colliders;
-  bool pinFirstColumn = false;      ///< pin every node of column i = 0 (the flag's pole)
-  std::vector<Vec2> pinnedAt;       ///< further pinned nodes, as (u, v) grid fractions in [0, 1]
-  PinMotion motion;                 ///< scripted motion of the pinned nodes
+  bool pinFirstColumn = false;  ///< pin every node of column i = 0 (the flag's pole)
+  std::vector<Vec2> pinnedAt;   ///< further pinned nodes, as (u, v) grid fractions in [0, 1]
+  PinMotion motion;             ///< scripted motion of the pinned nodes
 };
 
 /// Names of all scenes, in presentation order.

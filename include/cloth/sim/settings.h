@@ -22,9 +22,9 @@ enum class WindModel {
 
 struct SolverSettings {
   Integrator integrator = Integrator::ApproxImplicit;
-  Real h = 0.001;           // time step of one simulation step (s)
-  int substeps = 1;         // solver sub-steps per step, each of h / substeps
-  int iterations = 1;       // Jacobi iterations of the approximate implicit update (1 = Kang eq. 10)
+  Real h = 0.001;      // time step of one simulation step (s)
+  int substeps = 1;    // solver sub-steps per step, each of h / substeps
+  int iterations = 1;  // Jacobi iterations of the approximate implicit update (1 = Kang eq. 10)
   int cgMaxIterations = 200;
   Real cgTolerance = 1e-8;  // relative residual at which conjugate gradients stops
 };
@@ -43,17 +43,17 @@ struct MaterialSettings {
 
 struct WindSettings {
   WindModel model = WindModel::Plate;
-  Vec3 velocity{0, 0, 0};    // wind velocity (m/s)
-  Real dragCoefficient = 0.01;   // K_D (kg/m), Kang eq. 17
-  Real liftCoefficient = 0.01;   // K_L (kg/m), Kang eq. 19 or the thin-plate lift
-  Real linearCoefficient = 0.02; // k_w (kg/s), Huang eq. 4
-  Real gustStrength = 0.0;   // relative gust amplitude (0 = steady wind)
-  Real gustFrequency = 0.5;  // gust frequency (Hz)
+  Vec3 velocity{0, 0, 0};         // wind velocity (m/s)
+  Real dragCoefficient = 0.01;    // K_D (kg/m), Kang eq. 17
+  Real liftCoefficient = 0.01;    // K_L (kg/m), Kang eq. 19 or the thin-plate lift
+  Real linearCoefficient = 0.02;  // k_w (kg/s), Huang eq. 4
+  Real gustStrength = 0.0;        // relative gust amplitude (0 = steady wind)
+  Real gustFrequency = 0.5;       // gust frequency (Hz)
 };
 
 struct CollisionSettings {
-  Real thickness = 0.005;    // contact offset kept between cloth and colliders (m)
-  Real friction = 0.3;       // Coulomb friction coefficient (dimensionless)
+  Real thickness = 0.005;  // contact offset kept between cloth and colliders (m)
+  Real friction = 0.3;     // Coulomb friction coefficient (dimensionless)
   bool selfCollision = false;
 };
 

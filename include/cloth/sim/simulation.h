@@ -2,8 +2,8 @@
 // Owns a cloth, its parameters, colliders and kinematic nodes, and advances them in time.
 
 #include <optional>
-#include <string>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "cloth/sim/aabb_tree.h"
@@ -22,21 +22,21 @@ namespace cloth::sim {
 
 /// What the last step did, for statistics and the viewer.
 struct StepReport {
-  int provotPasses = 0;        ///< summed over substeps
+  int provotPasses = 0;  ///< summed over substeps
   int provotCorrections = 0;
-  int cgIterations = 0;        ///< implicit-cg only
+  int cgIterations = 0;  ///< implicit-cg only
   int colliderContacts = 0;
   int selfContacts = 0;
-  int recoveries = 0;          ///< sub-steps the guard undid (non-finite or runaway state)
-  std::string refused;         ///< why the step did not run (invalid parameters), else empty
+  int recoveries = 0;   ///< sub-steps the guard undid (non-finite or runaway state)
+  std::string refused;  ///< why the step did not run (invalid parameters), else empty
 };
 
 /// Result of picking the cloth with a ray.
 struct PickResult {
-  NodeIndex node = -1;   ///< the hit triangle's corner nearest to the hit point
+  NodeIndex node = -1;  ///< the hit triangle's corner nearest to the hit point
   int triangle = -1;
-  Vec3 point{0};         ///< hit point (m)
-  Real t = 0;            ///< ray parameter of the hit
+  Vec3 point{0};  ///< hit point (m)
+  Real t = 0;     ///< ray parameter of the hit
 };
 
 class Simulation {
@@ -49,8 +49,8 @@ class Simulation {
   /// (lastStep().refused says why). A sub-step that leaves a non-finite state or a node faster than
   /// kRunawaySpeed is undone and retried in 4, then 16 smaller pieces; if that fails too the state
   /// is restored and the free nodes stopped (and while the state keeps failing, the retries are
-  /// skipped, so hopeless settings cost about twice the work, not twenty times). Each undone sub-step counts in lastStep().recoveries
-  /// and recoveries(). The state after step() is always finite.
+  /// skipped, so hopeless settings cost about twice the work, not twenty times). Each undone sub-step counts
+  /// in lastStep().recoveries and recoveries(). The state after step() is always finite.
   void step();
 
   /// Guard recoveries since the simulation started.

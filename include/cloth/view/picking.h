@@ -25,7 +25,8 @@ struct Viewport {
 sim::Ray cursorRay(const OrbitCamera& camera, const Viewport& viewport, glm::vec2 cursor);
 
 /// Where a world point appears in the window (pixels, origin top-left), or nullopt behind the eye.
-std::optional<glm::vec2> projectToWindow(const OrbitCamera& camera, const Viewport& viewport, const glm::vec3& p);
+std::optional<glm::vec2> projectToWindow(const OrbitCamera& camera, const Viewport& viewport,
+                                         const glm::vec3& p);
 
 /// The point nearest to the cursor on screen, within `radius` pixels, if any. Rays through a
 /// cloth's corners and edges graze its triangles and can miss; this finds those nodes.

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Fails if any C++ file differs from what clang-format (Debian's, .clang-format at the top) makes of
+# it. Fix with: git ls-files '*.cpp' '*.h' '*.inl' | xargs clang-format -i
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! git ls-files -z '*.cpp' '*.h' '*.inl' | xargs -0 clang-format --dry-run --Werror; then
+  echo "check-format: the files above are not formatted; run: git ls-files '*.cpp' '*.h' '*.inl' | xargs clang-format -i" >&2
+  exit 1
+fi
+echo "check-format: $(git ls-files '*.cpp' '*.h' '*.inl' | wc -l) files formatted"
