@@ -22,6 +22,10 @@ const ChoiceField kIntegratorChoice{
     [](const Settings& s) { return static_cast<int>(s.scene.params.solver.integrator); },
     [](Settings& s, int i) { s.scene.params.solver.integrator = static_cast<Integrator>(i); }};
 
+const ChoiceField kSolverChoice{
+    sim::solverNames, [](const Settings& s) { return static_cast<int>(s.scene.params.solver.solver); },
+    [](Settings& s, int i) { s.scene.params.solver.solver = static_cast<sim::LinearSolver>(i); }};
+
 const ChoiceField kWindModelChoice{
     sim::windModelNames, [](const Settings& s) { return static_cast<int>(s.scene.params.wind.model); },
     [](Settings& s, int i) { s.scene.params.wind.model = static_cast<WindModel>(i); }};
@@ -56,8 +60,15 @@ const std::array kTable = {
     ParamSpec{"h", "s", ParamGroup::Solver, "time step", CLOTH_REAL(scene.params.solver.h), 1e-5, 0.05},
     ParamSpec{"substeps", "-", ParamGroup::Solver, "solver sub-steps per step",
               CLOTH_INT(scene.params.solver.substeps), 1, 64},
+    ParamSpec{"solver", "-", ParamGroup::Solver,
+              "approx-implicit linear solve: jacobi (Kang eq. 10) or multigrid (converged)", kSolverChoice, 0,
+              0},
     ParamSpec{"iterations", "-", ParamGroup::Solver, "Jacobi iterations of the approximate implicit update",
               CLOTH_INT(scene.params.solver.iterations), 1, 500},
+    ParamSpec{"mg_cycles", "-", ParamGroup::Solver, "most multigrid V-cycles per step",
+              CLOTH_INT(scene.params.solver.cycles), 1, 100},
+    ParamSpec{"mg_tolerance", "-", ParamGroup::Solver, "relative residual at which the multigrid solve stops",
+              CLOTH_REAL(scene.params.solver.tolerance), 1e-12, 0.5},
     ParamSpec{"cg_iterations", "-", ParamGroup::Solver, "maximum conjugate-gradient iterations (implicit-cg)",
               CLOTH_INT(scene.params.solver.cgMaxIterations), 1, 5000},
     ParamSpec{"cg_tolerance", "-", ParamGroup::Solver, "relative residual that ends conjugate gradients",
@@ -75,6 +86,9 @@ const std::array kTable = {
               CLOTH_REAL(scene.params.material.massPerNode), 1e-5, 10},
     ParamSpec{"damping", "N s/m", ParamGroup::Material, "global air damping per node (F = -c v)",
               CLOTH_REAL(scene.params.material.airDamping), 0, 10},
+    ParamSpec{"tethers", "-", ParamGroup::Material,
+              "long-range attachments to pinned and dragged nodes (0/1)",
+              CLOTH_BOOL(scene.params.material.tethers), 0, 1},
     ParamSpec{"tau", "-", ParamGroup::Material, "Provot critical deformation rate (0.1 = 10 %)",
               CLOTH_REAL(scene.params.material.tau), 1e-3, 1},
     ParamSpec{"provot_passes", "-", ParamGroup::Material, "maximum Provot passes per step (0 = off)",

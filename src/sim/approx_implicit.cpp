@@ -65,4 +65,67 @@ void approxImplicitVelocityChange(const Cloth& cloth, const SpringGraph& g, Real
   }
 }
 
+SparseMatrix implicitMatrix(const Cloth& cloth, const SpringGraph& g, Real h, Real c) {
+  SparseMatrix a;
+  a.rows = a.cols = static_cast<int>(cloth.nodeCount());
+  a.start.assign(1, 0);
+  std::vector<Real> d(cloth.nodeCount());
+  implicitDiagonal(cloth.mass, g, h, c, d);
+  for (int i = 0; i < a.rows; ++i) {
+    bool diagonalDone = false;
+    auto addDiagonal = [&] {
+      a.column.push_back(i);
+      a.value.push_back(cloth.isFree(i) ? d[i] : 1.0);
+      diagonalDone = true;
+    };
+    if (cloth.isFree(i))
+      for (std::uint32_t e = g.start[i]; e < g.start[i + 1]; ++e) {  // neighbours in ascending order
+        const NodeIndex j = g.neighbour[e];
+        if (!cloth.isFree(j)) continue;
+        if (j > i && !diagonalDone) addDiagonal();
+        a.column.push_back(j);
+        a.value.push_back(-h * h * g.weight[e]);
+      }
+    if (!diagonalDone) addDiagonal();
+    a.start.push_back(static_cast<std::uint32_t>(a.column.size()));
+  }
+  return a;
+}
+
+bool ConvergedVelocityChange::upToDate(const Cloth& cloth, const SpringGraph& g, Real h, Real c) const {
+  return h == h_ && c == c_ && graph_ == &g && g.weight == weight_ && cloth.mass == mass_ &&
+         cloth.kind == kind_;
+}
+
+Multigrid& ConvergedVelocityChange::prepare(const Cloth& cloth, const SpringGraph& g, Real h, Real c) {
+  if (upToDate(cloth, g, h, c)) return multigrid_;
+  std::vector<bool> fixed(cloth.nodeCount());
+  for (std::size_t i = 0; i < fixed.size(); ++i) fixed[i] = !cloth.isFree(static_cast<NodeIndex>(i));
+  multigrid_.build(implicitMatrix(cloth, g, h, c), cloth.nu, cloth.nv, fixed);
+  ++builds_;
+  h_ = h, c_ = c, graph_ = &g, weight_ = g.weight, mass_ = cloth.mass, kind_ = cloth.kind;
+  return multigrid_;
+}
+
+Multigrid::Report ConvergedVelocityChange::solve(const Cloth& cloth, const SpringGraph& g, Real h,
+                                                 Real airDamping, int maxCycles, Real tolerance,
+                                                 std::span<const Vec3> force, ApproxImplicitWork& w) {
+  const std::size_t n = cloth.nodeCount();
+  w.resize(n);
+  if (previous_.size() != n) previous_.assign(n, Vec3(0));
+  const Real hPrevious = h_;
+  prepare(cloth, g, h, airDamping);
+  std::copy(force.begin(), force.end(), w.forceTilde.begin());
+  addKangViscosity(g, cloth.v, h, w.forceTilde, w.sum);
+  rhs_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    rhs_[i] = cloth.kind[i] == NodeKind::Free ? h * w.forceTilde[i] : Vec3(0);
+    w.dv[i] =
+        cloth.kind[i] == NodeKind::Free ? previous_[i] * (hPrevious > 0 ? h / hPrevious : 0.0) : Vec3(0);
+  }
+  const Multigrid::Report report = multigrid_.solve(rhs_, w.dv, maxCycles, tolerance);
+  previous_ = w.dv;
+  return report;
+}
+
 }  // namespace cloth::sim

@@ -21,6 +21,8 @@ std::string checkSolver(const SolverSettings& s) {
   if (!finite(s.h) || s.h <= 0) return bad("h", "must be a positive number of seconds");
   if (s.substeps < 1) return bad("substeps", "must be at least 1");
   if (s.iterations < 1) return bad("iterations", "must be at least 1");
+  if (s.cycles < 1) return bad("mg_cycles", "must be at least 1");
+  if (!finite(s.tolerance) || s.tolerance <= 0) return bad("mg_tolerance", "must be positive");
   if (s.cgMaxIterations < 1) return bad("cg_iterations", "must be at least 1");
   if (!finite(s.cgTolerance) || s.cgTolerance <= 0) return bad("cg_tolerance", "must be positive");
   return {};
@@ -78,6 +80,11 @@ bool isHealthy(const Cloth& cloth, Real speedLimit) {
     const Real probe = (x.x - x.x) + (x.y - x.y) + (x.z - x.z) + (v.x - v.x) + (v.y - v.y) + (v.z - v.z);
     const Real speed2 = v.x * v.x + v.y * v.y + v.z * v.z;
     bad |= static_cast<std::int64_t>(!(probe == 0)) | static_cast<std::int64_t>(!(speed2 <= limit2));
+  }
+  for (const Spring& s : cloth.springsOf(SpringFamily::Structural)) {
+    const Vec3 d = cloth.x[s.b] - cloth.x[s.a];
+    const Real limit = kRunawayStretch * s.rest;
+    bad |= static_cast<std::int64_t>(!(d.x * d.x + d.y * d.y + d.z * d.z <= limit * limit));
   }
   return bad == 0;
 }

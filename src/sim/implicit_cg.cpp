@@ -86,18 +86,25 @@ glm::dmat3 springStiffnessBlock(const Vec3& xa, const Vec3& xb, Real rest, Real 
   return k * (nnT + transverse * (glm::dmat3(1.0) - nnT));
 }
 
+// z = the preconditioner applied to r: the inverse diagonal, or a multigrid V-cycle.
+void applyPreconditioner(const ImplicitCgWork& w, Multigrid* multigrid, std::span<const Vec3> r,
+                         std::span<Vec3> z) {
+  if (multigrid) return multigrid->precondition(r, z);
+  for (std::size_t i = 0; i < z.size(); ++i) z[i] = w.precondition[i] * r[i];
+}
+
 CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
                                 std::span<const Vec3> force, int maxIterations, Real tolerance,
-                                ImplicitCgWork& w) {
+                                ImplicitCgWork& w, Multigrid* multigrid) {
   w.resize(cloth.nodeCount(), cloth.springs.size());
   assembleBlocks(cloth, k, w.blocks);
   buildRightHandSide(cloth, w.blocks, h, force, w.rhs);
-  buildPreconditioner(cloth, w.blocks, h, airDamping, w.precondition);
+  if (!multigrid) buildPreconditioner(cloth, w.blocks, h, airDamping, w.precondition);
 
   // Preconditioned conjugate gradients from dv = 0.
   std::fill(w.dv.begin(), w.dv.end(), Vec3(0));
   w.r = w.rhs;
-  for (std::size_t i = 0; i < w.z.size(); ++i) w.z[i] = w.precondition[i] * w.r[i];
+  applyPreconditioner(w, multigrid, w.r, w.z);
   w.p = w.z;
   Real rz = innerProduct(w.r, w.z);
   const Real bNorm = std::sqrt(innerProduct(w.rhs, w.rhs));
@@ -113,8 +120,8 @@ CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, 
     for (std::size_t i = 0; i < w.dv.size(); ++i) {
       w.dv[i] += alpha * w.p[i];
       w.r[i] -= alpha * w.q[i];
-      w.z[i] = w.precondition[i] * w.r[i];
     }
+    applyPreconditioner(w, multigrid, w.r, w.z);
     const Real rzNext = innerProduct(w.r, w.z);
     const Real beta = rzNext / rz;
     rz = rzNext;
@@ -125,10 +132,10 @@ CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, 
 }
 
 CgReport stepImplicitCG(Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
-                        std::span<const Vec3> force, int maxIterations, Real tolerance,
-                        ImplicitCgWork& work) {
+                        std::span<const Vec3> force, int maxIterations, Real tolerance, ImplicitCgWork& work,
+                        Multigrid* multigrid) {
   const CgReport report =
-      implicitVelocityChange(cloth, k, h, airDamping, force, maxIterations, tolerance, work);
+      implicitVelocityChange(cloth, k, h, airDamping, force, maxIterations, tolerance, work, multigrid);
   for (std::size_t i = 0; i < cloth.v.size(); ++i) cloth.v[i] += work.dv[i];
   advancePositions(cloth, h);
   return report;

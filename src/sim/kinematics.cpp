@@ -30,18 +30,39 @@ Vec3 PinMotion::unapply(const Vec3& p, Real t) const {
   return pivot + rotate(p - s * sway - pivot, -amplitude * s, axis);
 }
 
-void Kinematics::prescribeVelocities(Cloth& cloth, Real t, Real h, Real maxHandleSpeed) const {
+void Kinematics::prescribeVelocities(Cloth& cloth, Real t, Real h, Real maxHandleSpeed, Real reach) const {
   for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
     if (cloth.kind[i] != NodeKind::Pinned) continue;
     cloth.v[i] = (motion.apply(anchor[i], t + h) - cloth.x[i]) / h;
   }
   for (const Handle& hd : handles) {
-    Vec3 step = hd.target - cloth.x[hd.node];
+    const Vec3 target = reach > 0 ? withinReach(cloth, hd.node, hd.target, t + h, reach) : hd.target;
+    Vec3 step = target - cloth.x[hd.node];
     const Real len = glm::length(step);
     const Real maxStep = maxHandleSpeed * h;
     if (len > maxStep) step *= maxStep / len;
     cloth.v[hd.node] = step / h;
   }
+}
+
+// Alternating projections onto the spheres of reach around the pinned nodes: a few rounds bring the
+// target into (or next to) their intersection.
+Vec3 Kinematics::withinReach(const Cloth& cloth, NodeIndex node, Vec3 target, Real t, Real reach) const {
+  for (int round = 0; round < 4; ++round) {
+    bool moved = false;
+    for (std::size_t p = 0; p < cloth.nodeCount(); ++p) {
+      if (cloth.kind[p] != NodeKind::Pinned) continue;
+      const Vec3 pin = motion.apply(anchor[p], t);
+      const Real limit = reach * glm::length(cloth.restX[node] - cloth.restX[p]);
+      const Vec3 d = target - pin;
+      const Real len = glm::length(d);
+      if (len <= limit) continue;
+      target = pin + d * (limit / len);
+      moved = true;
+    }
+    if (!moved) break;
+  }
+  return target;
 }
 
 }  // namespace cloth::sim

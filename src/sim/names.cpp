@@ -6,6 +6,7 @@ namespace cloth::sim {
 namespace {
 constexpr std::array<std::string_view, 3> kIntegrators = {"approx-implicit", "explicit", "implicit-cg"};
 constexpr std::array<std::string_view, 3> kWindModels = {"plate", "kang", "linear"};
+constexpr std::array<std::string_view, 2> kSolvers = {"jacobi", "multigrid"};
 }  // namespace
 
 std::string_view name(Integrator integrator) {
@@ -13,6 +14,10 @@ std::string_view name(Integrator integrator) {
 }
 std::string_view name(WindModel model) {
   return kWindModels[static_cast<int>(model)];
+}
+
+std::string_view name(LinearSolver solver) {
+  return kSolvers[static_cast<int>(solver)];
 }
 
 std::string_view name(ColliderShape shape) {
@@ -44,6 +49,9 @@ std::span<const std::string_view> integratorNames() {
 }
 std::span<const std::string_view> windModelNames() {
   return kWindModels;
+}
+std::span<const std::string_view> solverNames() {
+  return kSolvers;
 }
 
 }  // namespace cloth::sim

@@ -74,7 +74,8 @@ void Simulation::guardedSubstep(Real h) {
 void Simulation::substep(Real h) {
   xStart_ = cloth_.x;
   vStart_ = cloth_.v;
-  kinematics_.prescribeVelocities(cloth_, time_, h, params_.maxHandleSpeed);
+  const MaterialSettings& m = params_.material;
+  kinematics_.prescribeVelocities(cloth_, time_, h, params_.maxHandleSpeed, m.tethers ? 1 + m.tau : 0);
   integrate(h);
   collide();
   limitStretch(h);
@@ -97,30 +98,50 @@ void Simulation::integrate(Real h) {
   switch (s.integrator) {
     case Integrator::ApproxImplicit:
       if (!graph_.builtFor(cloth_, k)) graph_.build(cloth_, k);
-      approxImplicitVelocityChange(cloth_, graph_, h, damping, std::max(1, s.iterations), force_,
-                                   approxWork_);
+      if (s.solver == LinearSolver::Jacobi) {
+        approxImplicitVelocityChange(cloth_, graph_, h, damping, std::max(1, s.iterations), force_,
+                                     approxWork_);
+      } else {
+        const Multigrid::Report r =
+            converged_.solve(cloth_, graph_, h, damping, s.cycles, s.tolerance, force_, approxWork_);
+        report_.solverCycles += r.cycles;
+        report_.solverResidual = r.relativeResidual;
+      }
       for (std::size_t i = 0; i < cloth_.nodeCount(); ++i) cloth_.v[i] += approxWork_.dv[i];
       advancePositions(cloth_, h);
       break;
     case Integrator::Explicit:
       stepExplicit(cloth_, h, force_);
       break;
-    case Integrator::ImplicitCG:
+    case Integrator::ImplicitCG: {
+      Multigrid* mg = nullptr;
+      if (s.solver == LinearSolver::Multigrid) {
+        if (!graph_.builtFor(cloth_, k)) graph_.build(cloth_, k);
+        mg = &converged_.prepare(cloth_, graph_, h, damping);
+      }
       report_.cgIterations +=
-          stepImplicitCG(cloth_, k, h, damping, force_, s.cgMaxIterations, s.cgTolerance, cgWork_).iterations;
+          stepImplicitCG(cloth_, k, h, damping, force_, s.cgMaxIterations, s.cgTolerance, cgWork_, mg)
+              .iterations;
       break;
+    }
   }
 }
 
+// Long-range attachments, then Provot's passes; the velocity follows what they moved.
 void Simulation::limitStretch(Real h) {
   const MaterialSettings& m = params_.material;
-  if (m.provotPasses <= 0) return;
   xBeforeLimit_ = cloth_.x;
-  const ProvotReport r = sim::limitStretch(cloth_.x, cloth_.kind, stretchLimitedSprings(cloth_), m.tau,
-                                           m.provotPasses, m.provotRelaxation, provotWork_);
-  report_.provotPasses += r.passes;
-  report_.provotCorrections += r.corrections;
-  if (r.corrections > 0) addCorrectionVelocity(cloth_.x, xBeforeLimit_, cloth_.kind, h, cloth_.v);
+  if (m.tethers) {
+    tethers_.update(cloth_);
+    report_.tetherMoves += tethers_.enforce(cloth_.x, m.tau);
+  }
+  if (m.provotPasses > 0) {
+    const ProvotReport r = sim::limitStretch(cloth_.x, cloth_.kind, stretchLimitedSprings(cloth_), m.tau,
+                                             m.provotPasses, m.provotRelaxation, provotWork_);
+    report_.provotPasses += r.passes;
+    report_.provotCorrections += r.corrections;
+  }
+  addCorrectionVelocity(cloth_.x, xBeforeLimit_, cloth_.kind, h, cloth_.v);
 }
 
 void Simulation::refitTree(Real margin) {

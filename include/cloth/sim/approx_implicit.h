@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "cloth/sim/cloth.h"
+#include "cloth/sim/multigrid.h"
+#include "cloth/sim/sparse_matrix.h"
 #include "cloth/sim/spring_graph.h"
 
 namespace cloth::sim {
@@ -51,5 +53,37 @@ struct ApproxImplicitWork {
 /// `iterations` >= 1 of eq. 10, each from the previous result (1 = Kang). Result in work.dv.
 void approxImplicitVelocityChange(const Cloth& cloth, const SpringGraph& g, Real h, Real airDamping,
                                   int iterations, std::span<const Vec3> force, ApproxImplicitWork& work);
+
+/// The system matrix M + h c + h^2 L itself (diagonal d_i, off-diagonal -h^2 k_ij); rows and columns
+/// of kinematic nodes are identity, since their dv is 0.
+SparseMatrix implicitMatrix(const Cloth& cloth, const SpringGraph& g, Real h, Real c);
+
+/// The converged solve of the same system by multigrid (multigrid.h). The hierarchy is kept between
+/// steps and rebuilt when h, c, the stiffness, the masses or the kinematic nodes change; each solve
+/// starts from the previous step's dv.
+class ConvergedVelocityChange {
+ public:
+  /// dv for the total force F into work.dv: F~ by eq. 4, then V-cycles until the relative residual
+  /// is below `tolerance` or `maxCycles` have run.
+  Multigrid::Report solve(const Cloth& cloth, const SpringGraph& g, Real h, Real airDamping, int maxCycles,
+                          Real tolerance, std::span<const Vec3> force, ApproxImplicitWork& work);
+  /// The hierarchy for this cloth, h and c, rebuilt first if anything it depends on changed.
+  Multigrid& prepare(const Cloth& cloth, const SpringGraph& g, Real h, Real c);
+  int levelCount() const { return multigrid_.levelCount(); }
+  /// How many times the hierarchy was built.
+  int builds() const { return builds_; }
+
+ private:
+  bool upToDate(const Cloth& cloth, const SpringGraph& g, Real h, Real c) const;
+
+  Multigrid multigrid_;
+  int builds_ = 0;
+  // What the hierarchy was built for.
+  Real h_ = -1, c_ = -1, hPrevious_ = -1;
+  const SpringGraph* graph_ = nullptr;
+  std::vector<Real> weight_, mass_;
+  std::vector<NodeKind> kind_;
+  std::vector<Vec3> rhs_, previous_;  ///< previous: last dv, the next solve's start
+};
 
 }  // namespace cloth::sim

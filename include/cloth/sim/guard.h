@@ -16,7 +16,12 @@ inline constexpr Real kRunawaySpeed = 500;
 /// are the parameter table's business (config::paramTable).
 std::string validateParams(const SimParams& p);
 
-/// Whether every position and velocity is finite and no node moves faster than `speedLimit` (m/s).
+/// Structural springs longer than this many rest lengths mean a step blew up: a cloth dragged past
+/// its reach without tethers stretches its handle's springs to about 3 times their length.
+inline constexpr Real kRunawayStretch = 10;
+
+/// Whether every position and velocity is finite, no node moves faster than `speedLimit` (m/s) and
+/// no structural spring is longer than kRunawayStretch rest lengths.
 bool isHealthy(const Cloth& cloth, Real speedLimit = kRunawaySpeed);
 
 }  // namespace cloth::sim

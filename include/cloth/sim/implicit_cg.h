@@ -12,6 +12,7 @@
 #include <glm/mat3x3.hpp>
 
 #include "cloth/sim/cloth.h"
+#include "cloth/sim/multigrid.h"
 
 namespace cloth::sim {
 
@@ -31,12 +32,15 @@ struct CgReport {
 glm::dmat3 springStiffnessBlock(const Vec3& xa, const Vec3& xb, Real rest, Real k);
 
 /// dv of one implicit Euler step; result in work.dv.
+/// With a multigrid hierarchy of the isotropic system (approx_implicit.h) as `preconditioner`, each
+/// iteration applies one of its V-cycles instead of the inverse diagonal.
 CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
                                 std::span<const Vec3> force, int maxIterations, Real tolerance,
-                                ImplicitCgWork& work);
+                                ImplicitCgWork& work, Multigrid* preconditioner = nullptr);
 
 /// Full step: dv as above, v += dv, x += h v.
 CgReport stepImplicitCG(Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
-                        std::span<const Vec3> force, int maxIterations, Real tolerance, ImplicitCgWork& work);
+                        std::span<const Vec3> force, int maxIterations, Real tolerance, ImplicitCgWork& work,
+                        Multigrid* preconditioner = nullptr);
 
 }  // namespace cloth::sim

@@ -38,7 +38,12 @@ struct Kinematics {
 
   /// Sets the velocity of every kinematic node so that one step of length h (s) from time t takes it
   /// to where it must be at t + h: its moving anchor (pinned) or its target, speed-limited (driven).
-  void prescribeVelocities(Cloth& cloth, Real t, Real h, Real maxHandleSpeed) const;
+  /// With reach > 0 a driven node also stays within reach times its rest distance of every pinned
+  /// node: dragged past the cloth's reach, it stops there rather than tear the cloth.
+  void prescribeVelocities(Cloth& cloth, Real t, Real h, Real maxHandleSpeed, Real reach = 0) const;
+
+  /// `target`, moved into reach of the pinned nodes at time t (see prescribeVelocities).
+  Vec3 withinReach(const Cloth& cloth, NodeIndex node, Vec3 target, Real t, Real reach) const;
 };
 
 }  // namespace cloth::sim

@@ -13,6 +13,12 @@ enum class Integrator {
   ImplicitCG,      ///< Baraff & Witkin 1998 implicit Euler, exact spring Jacobian, conjugate gradients
 };
 
+/// How the approximate implicit update solves its linear system (M + h c + h^2 L) dv = h F~.
+enum class LinearSolver {
+  Jacobi,     ///< Kang eq. 9-10: `iterations` Jacobi iterations (1 = the paper's method)
+  Multigrid,  ///< V-cycles to a relative residual of `tolerance`: the converged implicit step
+};
+
 /// Wind force models.
 enum class WindModel {
   Plate,   ///< Kang eq. 17 drag with thin-plate lift (zero when the cloth lies along the flow)
@@ -22,9 +28,12 @@ enum class WindModel {
 
 struct SolverSettings {
   Integrator integrator = Integrator::ApproxImplicit;
-  Real h = 0.001;      // time step of one simulation step (s)
-  int substeps = 1;    // solver sub-steps per step, each of h / substeps
-  int iterations = 1;  // Jacobi iterations of the approximate implicit update (1 = Kang eq. 10)
+  Real h = 0.001;    // time step of one simulation step (s)
+  int substeps = 1;  // solver sub-steps per step, each of h / substeps
+  LinearSolver solver = LinearSolver::Jacobi;
+  int iterations = 1;     // Jacobi iterations of the approximate implicit update (1 = Kang eq. 10)
+  int cycles = 10;        // most multigrid V-cycles per step
+  Real tolerance = 1e-3;  // relative residual at which the multigrid solve stops
   int cgMaxIterations = 200;
   Real cgTolerance = 1e-8;  // relative residual at which conjugate gradients stops
 };
@@ -36,6 +45,7 @@ struct MaterialSettings {
   Real compression = 1.0;    // stiffness factor of compressed springs (1 = as stretched; cloth buckles: < 1)
   Real massPerNode = 0.004;  // kg
   Real airDamping = 0.0;     // global air damping c_air (N s/m per node): F = -c_air v
+  bool tethers = true;       // long-range attachments to the kinematic nodes (tethers.h)
   Real tau = 0.1;            // Provot critical deformation rate (dimensionless, 0.1 = 10 %)
   int provotPasses = 24;     // maximum Provot passes per step (stops early once all springs comply)
   Real provotRelaxation = 1.8;  // over-relaxation omega of Provot passes (1 = Provot's original)

@@ -17,6 +17,7 @@
 #include "cloth/sim/self_collision.h"
 #include "cloth/sim/settings.h"
 #include "cloth/sim/spring_graph.h"
+#include "cloth/sim/tethers.h"
 
 namespace cloth::sim {
 
@@ -24,7 +25,10 @@ namespace cloth::sim {
 struct StepReport {
   int provotPasses = 0;  ///< summed over substeps
   int provotCorrections = 0;
-  int cgIterations = 0;  ///< implicit-cg only
+  int tetherMoves = 0;        ///< nodes the long-range attachments pulled in
+  int cgIterations = 0;       ///< implicit-cg only
+  int solverCycles = 0;       ///< multigrid V-cycles, summed over substeps
+  double solverResidual = 0;  ///< relative residual of the last multigrid solve
   int colliderContacts = 0;
   int selfContacts = 0;
   int recoveries = 0;   ///< sub-steps the guard undid (non-finite or runaway state)
@@ -109,9 +113,11 @@ class Simulation {
   ForceWork forceWork_;
   SpringGraph graph_;
   ApproxImplicitWork approxWork_;
+  ConvergedVelocityChange converged_;
   ImplicitCgWork cgWork_;
   SelfCollisionScratch selfScratch_;
   ProvotWork provotWork_;
+  Tethers tethers_;
 };
 
 }  // namespace cloth::sim

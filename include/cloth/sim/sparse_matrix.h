@@ -1,0 +1,56 @@
+#pragma once
+// A sparse matrix in compressed rows with scalar entries, applied to vectors of Vec3 (the same
+// matrix acts on x, y and z, as the implicit system of Kang eq. 6 does). The building blocks of the
+// multigrid solver: products, Gauss-Seidel sweeps and Galerkin coarse operators.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "cloth/sim/types.h"
+
+namespace cloth::sim {
+
+struct SparseMatrix {
+  int rows = 0;
+  int cols = 0;
+  std::vector<std::uint32_t> start;  ///< rows + 1: row i's entries are [start[i], start[i + 1])
+  std::vector<std::int32_t> column;  ///< ascending within a row
+  std::vector<Real> value;
+
+  std::size_t nonZeros() const { return value.size(); }
+  /// The entry at (row, col), 0 if it is not stored.
+  Real at(int row, int col) const;
+};
+
+/// y = A x.
+void multiply(const SparseMatrix& a, std::span<const Vec3> x, std::span<Vec3> y);
+
+/// r = b - A x; returns the Euclidean norm of r.
+Real residual(const SparseMatrix& a, std::span<const Vec3> b, std::span<const Vec3> x, std::span<Vec3> r);
+
+/// One Gauss-Seidel sweep on A x = b, rows in ascending (forward) or descending order.
+void gaussSeidel(const SparseMatrix& a, std::span<const Vec3> b, std::span<Vec3> x, bool forward);
+
+/// The transpose.
+SparseMatrix transpose(const SparseMatrix& a);
+
+/// The product A B.
+SparseMatrix product(const SparseMatrix& a, const SparseMatrix& b);
+
+/// The Galerkin coarse operator P^T A P of A for the prolongation P (fine rows, coarse columns).
+SparseMatrix galerkin(const SparseMatrix& a, const SparseMatrix& p);
+
+/// Solves small symmetric positive definite systems by a dense Cholesky factorisation.
+class DenseCholesky {
+ public:
+  /// Factorises A; false if it is not positive definite.
+  bool factor(const SparseMatrix& a);
+  void solve(std::span<const Vec3> b, std::span<Vec3> x) const;
+
+ private:
+  int n_ = 0;
+  std::vector<Real> l_;  ///< lower triangle, row-major n x n
+};
+
+}  // namespace cloth::sim

@@ -1,0 +1,42 @@
+#include "cloth/sim/tethers.h"
+
+#include <algorithm>
+
+#include <glm/geometric.hpp>
+
+namespace cloth::sim {
+
+void Tethers::update(const Cloth& cloth) {
+  if (cloth.kind == kind_) return;
+  kind_ = cloth.kind;
+  tethers_.clear();
+  std::vector<NodeIndex> anchors;
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i)
+    if (!cloth.isFree(static_cast<NodeIndex>(i))) anchors.push_back(static_cast<NodeIndex>(i));
+  if (anchors.empty()) return;
+  std::vector<Tether> nearest;
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
+    const auto node = static_cast<NodeIndex>(i);
+    if (!cloth.isFree(node)) continue;
+    nearest.clear();
+    for (NodeIndex a : anchors) nearest.push_back({node, a, glm::length(cloth.restX[i] - cloth.restX[a])});
+    const auto keep = std::min<std::size_t>(kPerNode, nearest.size());
+    std::partial_sort(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(keep), nearest.end(),
+                      [](const Tether& a, const Tether& b) { return a.rest < b.rest; });
+    tethers_.insert(tethers_.end(), nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(keep));
+  }
+}
+
+int Tethers::enforce(std::span<Vec3> x, Real tau) const {
+  int moves = 0;
+  for (const Tether& t : tethers_) {
+    const Vec3 d = x[t.node] - x[t.anchor];
+    const Real limit = (1 + tau) * t.rest, len2 = glm::dot(d, d);
+    if (len2 <= limit * limit) continue;
+    x[t.node] = x[t.anchor] + d * (limit / std::sqrt(len2));
+    ++moves;
+  }
+  return moves;
+}
+
+}  // namespace cloth::sim
