@@ -6,23 +6,26 @@ in vec3 vPosition;
 in vec3 vNormal;
 in vec2 vUv;
 in float vStrain;
-in vec2 vAmplitude;
+in vec4 vAmplitude;
 
 uniform vec3 uEye;
 uniform vec3 uLightDirection;  // towards the light, unit
 uniform int uStrainMap;
 uniform int uBump;
-uniform sampler2D uPattern1;
+uniform sampler2D uPattern1;  // folds across u, v, the diagonal and the anti-diagonal
 uniform sampler2D uPattern2;
+uniform sampler2D uPattern3;
+uniform sampler2D uPattern4;
 uniform float uDepth;  // pattern height range (m)
 uniform float uTiles;  // pattern repeats across the cloth
 
 out vec4 fragColor;
 
-// Hadap: height = depth * (a1 p1 + a2 p2) with per-vertex amplitudes a.
+// Hadap: height = depth * sum_k a_k p_k with per-vertex amplitudes a.
 float wrinkleHeight() {
   vec2 p = vUv * uTiles;
-  return uDepth * (vAmplitude.x * texture(uPattern1, p).r + vAmplitude.y * texture(uPattern2, p).r);
+  vec4 h = vec4(texture(uPattern1, p).r, texture(uPattern2, p).r, texture(uPattern3, p).r, texture(uPattern4, p).r);
+  return uDepth * dot(vAmplitude, h);
 }
 
 // Perturbs n by the height field's gradient along the surface, from screen-space derivatives

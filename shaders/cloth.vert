@@ -5,7 +5,7 @@ layout(location = 0) in vec3 aPosition;
 layout(location = 1) in vec3 aNormal;
 layout(location = 2) in vec2 aUv;
 layout(location = 3) in float aStrain;
-layout(location = 4) in vec2 aAmplitude;
+layout(location = 4) in vec4 aAmplitude;
 
 uniform mat4 uViewProjection;
 
@@ -13,7 +13,7 @@ out vec3 vPosition;
 out vec3 vNormal;
 out vec2 vUv;
 out float vStrain;
-out vec2 vAmplitude;
+out vec4 vAmplitude;
 
 void main() {
   vPosition = aPosition;

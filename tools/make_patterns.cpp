@@ -21,9 +21,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   constexpr int kSize = 256;
-  for (bool alongU : {true, false}) {
-    const auto path = dir / (alongU ? "u_folds.png" : "v_folds.png");
-    if (auto st = cloth::io::writeHeightField(path, cloth::detail::makeFoldPattern(kSize, alongU), overwrite);
+  for (cloth::detail::FoldDirection d : cloth::detail::kFoldDirections) {
+    const auto path = dir / cloth::detail::foldPatternFile(d);
+    if (auto st = cloth::io::writeHeightField(path, cloth::detail::makeFoldPattern(kSize, d), overwrite);
         !st) {
       std::fprintf(stderr, "clothpatterns: %s\n", st.message().c_str());
       return 1;

@@ -99,9 +99,12 @@ void drawDetailPanel(PanelContext& c) {
     s.settings.detail.hadap.displace = shading == 0;
     s.render.bump = shading == 1;
     ImGui::InputText("pattern PNG", c.capture.patternPath, sizeof c.capture.patternPath);
-    if (ImGui::Button("Load as pattern 1")) c.requests.loadPatternSlot = 0;
-    ImGui::SameLine();
-    if (ImGui::Button("Load as pattern 2")) c.requests.loadPatternSlot = 1;
+    ImGui::TextUnformatted("load as");
+    const char* slots[] = {"u folds", "v folds", "diagonal", "anti-diagonal"};
+    for (int slot = 0; slot < detail::HadapWrinkles::kPatterns; ++slot) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton(slots[slot])) c.requests.loadPatternSlot = slot;
+    }
     ImGui::TreePop();
   }
   ImGui::Checkbox("key wireframe", &s.render.wireframe);

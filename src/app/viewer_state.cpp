@@ -64,7 +64,7 @@ void ViewerState::advance(int steps) {
 
 void ViewerState::refine() {
   const auto start = Clock::now();
-  refiner.refine(simulation.cloth(), settings.detail, surface);
+  refiner.refine(simulation.cloth(), settings.detail, simulation.time(), surface);
   stats.msRefine = msSince(start);
 }
 

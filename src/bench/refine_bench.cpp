@@ -28,7 +28,7 @@ std::vector<RefineResult> benchmarkRefinement(int keyGrid, int refine, int runs)
     settings.refine = refine;
     detail::Refiner refiner;
     detail::SurfaceMesh mesh;
-    const Timing t = measure([&] { refiner.refine(cloth, settings, mesh); }, runs);
+    const Timing t = measure([&] { refiner.refine(cloth, settings, 0, mesh); }, runs);
     results.push_back({std::string(detail::name(mode)), keyGrid * keyGrid, refine,
                        static_cast<int>(mesh.vertexCount()), t});
   }
@@ -38,8 +38,8 @@ std::vector<RefineResult> benchmarkRefinement(int keyGrid, int refine, int runs)
   settings.mode = detail::DetailMode::Spline;
   detail::Refiner refiner;
   detail::SurfaceMesh mesh;
-  refiner.refine(cloth, settings, mesh);
-  const Timing t = measure([&] { refiner.modulate(cloth, settings.hadap, mesh); }, runs);
+  refiner.refine(cloth, settings, 0, mesh);
+  const Timing t = measure([&] { refiner.modulate(cloth, settings.hadap, 0, mesh); }, runs);
   results.push_back({"hadap-modulation", keyGrid * keyGrid, refine, static_cast<int>(mesh.vertexCount()), t});
   return results;
 }

@@ -89,7 +89,7 @@ class FrameExporter {
       : dir_(std::move(dir)), force_(force), detail_(detail) {}
 
   config::Status write(const sim::Cloth& c, long long frame, double time) {
-    refiner_.refine(c, detail_, mesh_);
+    refiner_.refine(c, detail_, time, mesh_);
     const io::ObjMesh obj{mesh_.positions, mesh_.uvs, mesh_.normals, mesh_.indices};
     return io::writeObj(
         framePath(dir_, frame), obj, force_ ? io::Overwrite::Allowed : io::Overwrite::Never,

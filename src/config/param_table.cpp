@@ -44,6 +44,10 @@ const ChoiceField kDetailChoice{
     detail::detailModeNames, [](const Settings& s) { return static_cast<int>(s.detail.mode); },
     [](Settings& s, int i) { s.detail.mode = static_cast<detail::DetailMode>(i); }};
 
+const ChoiceField kAmplitudeChoice{
+    detail::wrinkleAmplitudeNames, [](const Settings& s) { return static_cast<int>(s.detail.amplitude); },
+    [](Settings& s, int i) { s.detail.amplitude = static_cast<detail::WrinkleAmplitude>(i); }};
+
 const ChoiceField kPatternChoice{
     detail::patternChoiceNames, [](const Settings& s) { return static_cast<int>(s.detail.hadap.pattern); },
     [](Settings& s, int i) { s.detail.hadap.pattern = static_cast<detail::PatternChoice>(i); }};
@@ -93,6 +97,9 @@ const std::array kTable = {
               CLOTH_REAL(scene.params.material.tau), 1e-3, 1},
     ParamSpec{"provot_passes", "-", ParamGroup::Material, "maximum Provot passes per step (0 = off)",
               CLOTH_INT(scene.params.material.provotPasses), 0, 200},
+    ParamSpec{"provot_outward", "-", ParamGroup::Material,
+              "Provot's passes outward from pinned nodes, the nearer end leading (0 = cloth order, shared)",
+              CLOTH_BOOL(scene.params.material.provotOutward), 0, 1},
     ParamSpec{"provot_omega", "-", ParamGroup::Material, "over-relaxation of Provot passes (1 = Provot's)",
               CLOTH_REAL(scene.params.material.provotRelaxation), 1, 1.95},
     ParamSpec{"gravity", "m/s^2", ParamGroup::Material, "gravitational acceleration x,y,z",
@@ -125,6 +132,9 @@ const std::array kTable = {
               CLOTH_INT(detail.refine), 1, 32},
     ParamSpec{"c", "rad", ParamGroup::Detail, "wrinkle frequency of the wrinkled spline (Kang eq. 14)",
               CLOTH_FLOAT(detail.wrinkleFrequency), 0, 1000},
+    ParamSpec{"wrinkle_amplitude", "-", ParamGroup::Detail,
+              "wrinkled spline amplitude: kang (eq. 14, (l0 - d) / 2) or length (keeps the rest length)",
+              kAmplitudeChoice, 0, 0},
     ParamSpec{"pattern", "-", ParamGroup::Detail, "Hadap wrinkle patterns: u-folds, v-folds or both",
               kPatternChoice, 0, 0},
     ParamSpec{"wrinkle_scale", "-", ParamGroup::Detail, "Hadap modulation m = clamp(bias + scale h, 0, clip)",

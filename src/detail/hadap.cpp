@@ -56,4 +56,31 @@ glm::vec2 multiFoldWeights(float mf1, float mf2, float variance, float power) {
   return {w1, 1 - w1};
 }
 
+glm::vec4 multiFoldWeights(glm::vec4 factors, glm::bvec4 used, float variance, float power) {
+  glm::vec4 w(0);
+  float sum = 0;
+  for (int k = 0; k < 4; ++k) {
+    if (!used[k]) continue;
+    w[k] = 1;
+    for (int j = 0; j < 4; ++j)
+      if (j != k && used[j]) w[k] *= multiFoldWeights(factors[k], factors[j], variance, power).x;
+    sum += w[k];
+  }
+  return sum > 0 ? w / sum : w;
+}
+
+glm::bvec4 patternsUsed(PatternChoice choice) {
+  switch (choice) {
+    case PatternChoice::UFolds:
+      return {true, false, false, false};
+    case PatternChoice::VFolds:
+      return {false, true, false, false};
+    case PatternChoice::Both:
+      return {true, true, false, false};
+    case PatternChoice::All:
+      return {true, true, true, true};
+  }
+  return {true, true, true, true};
+}
+
 }  // namespace cloth::detail

@@ -54,8 +54,8 @@ LocalTriangle HadapWrinkles::localFrame(std::span<const sim::Vec3> x, std::size_
 }
 
 HadapWrinkles::HadapWrinkles() {
-  patterns_[0] = PatternField(makeFoldPattern(kBuiltInSize, true));
-  patterns_[1] = PatternField(makeFoldPattern(kBuiltInSize, false));
+  for (int p = 0; p < kPatterns; ++p)
+    patterns_[p] = PatternField(makeFoldPattern(kBuiltInSize, kFoldDirections[p]));
 }
 
 void HadapWrinkles::setPattern(int slot, const HeightField& field) {
@@ -146,45 +146,56 @@ void HadapWrinkles::computeFactors(const sim::Cloth& cloth) {
 }
 
 // The modulation map (Hadap §4 item 4): triangle factors averaged to the vertices, weighted by rest
-// area; then the user transform and the multi-fold weights.
-void HadapWrinkles::computeKeyAmplitudes(const sim::Cloth& cloth, const HadapSettings& s) {
+// area; then the user transform and the multi-fold weights of the patterns in use.
+std::vector<glm::vec4> HadapWrinkles::keyTargets(const sim::Cloth& cloth, const HadapSettings& s) {
   const std::size_t n = cloth.nodeCount();
-  keyFactorSum_.assign(n, glm::vec2(0));
+  keyFactorSum_.assign(n, glm::vec4(0));
   keyWeight_.assign(n, 0.0);
-  keyAmplitude_.resize(n);
   for (std::size_t t = 0; t < cloth.triangles.size(); ++t) {
     const double area = restTriangles_[t].area();
-    for (sim::NodeIndex v : cloth.triangles[t].v) {
-      keyFactorSum_[v] += glm::vec2(float(area * factors_[0][t]), float(area * factors_[1][t]));
-      keyWeight_[v] += area;
-    }
+    glm::vec4 f;
+    for (int p = 0; p < kPatterns; ++p) f[p] = float(area * factors_[p][t]);
+    for (sim::NodeIndex v : cloth.triangles[t].v) keyFactorSum_[v] += f, keyWeight_[v] += area;
   }
+  const glm::bvec4 used = patternsUsed(s.pattern);
+  std::vector<glm::vec4> targets(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const glm::vec2 mf = keyWeight_[i] > 0 ? keyFactorSum_[i] / float(keyWeight_[i]) : glm::vec2(1);
-    const glm::vec2 m(transformModulation(mf.x, s), transformModulation(mf.y, s));
-    switch (s.pattern) {
-      case PatternChoice::UFolds:
-        keyAmplitude_[i] = glm::vec2(m.x, 0);
-        break;
-      case PatternChoice::VFolds:
-        keyAmplitude_[i] = glm::vec2(0, m.y);
-        break;
-      case PatternChoice::Both:
-        keyAmplitude_[i] = m * multiFoldWeights(mf.x, mf.y, s.variance, s.power);
-        break;
-    }
+    const glm::vec4 mf = keyWeight_[i] > 0 ? keyFactorSum_[i] / float(keyWeight_[i]) : glm::vec4(1);
+    glm::vec4 m;
+    for (int p = 0; p < kPatterns; ++p) m[p] = transformModulation(mf[p], s);
+    targets[i] = m * multiFoldWeights(mf, used, s.variance, s.power);
   }
+  return targets;
 }
 
-void HadapWrinkles::update(const sim::Cloth& cloth, const HadapSettings& settings) {
+// Each amplitude moves towards its target with the time constant settings.smoothing.
+void HadapWrinkles::follow(const std::vector<glm::vec4>& targets, const HadapSettings& s, double time) {
+  const double dt = time - amplitudeTime_;
+  const bool sameSettings = s == amplitudeSettings_;
+  const bool smooth =
+      sameSettings && keyAmplitude_.size() == targets.size() && dt > 0 && dt <= 0.5 && s.smoothing > 0;
+  if (smooth) {
+    const auto share = static_cast<float>(1 - std::exp(-dt / s.smoothing));
+    for (std::size_t i = 0; i < targets.size(); ++i)
+      keyAmplitude_[i] += share * (targets[i] - keyAmplitude_[i]);
+  } else {
+    keyAmplitude_ = targets;
+  }
+  amplitudeTime_ = time;
+  amplitudeSettings_ = s;
+}
+
+void HadapWrinkles::update(const sim::Cloth& cloth, const HadapSettings& settings, double time) {
   if (coefficientsStale(cloth, settings)) computeCoefficients(cloth, settings);
   computeFactors(cloth);
-  computeKeyAmplitudes(cloth, settings);
+  follow(keyTargets(cloth, settings), settings, time);
 }
 
-glm::vec2 HadapWrinkles::patternsAt(glm::vec2 uv, float tiles) const {
+glm::vec4 HadapWrinkles::patternsAt(glm::vec2 uv, float tiles) const {
   const glm::vec2 p = uv * tiles;
-  return {patterns_[0].height(p), patterns_[1].height(p)};
+  glm::vec4 h;
+  for (int k = 0; k < kPatterns; ++k) h[k] = patterns_[k].height(p);
+  return h;
 }
 
 }  // namespace cloth::detail

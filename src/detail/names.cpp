@@ -5,7 +5,8 @@
 namespace cloth::detail {
 namespace {
 constexpr std::array<std::string_view, 4> kModes = {"key", "spline", "wrinkled", "hadap"};
-constexpr std::array<std::string_view, 3> kPatterns = {"u-folds", "v-folds", "both"};
+constexpr std::array<std::string_view, 4> kPatterns = {"u-folds", "v-folds", "both", "all"};
+constexpr std::array<std::string_view, 2> kAmplitudes = {"kang", "length"};
 }  // namespace
 
 std::string_view name(DetailMode mode) {
@@ -26,6 +27,9 @@ std::span<const std::string_view> detailModeNames() {
 }
 std::span<const std::string_view> patternChoiceNames() {
   return kPatterns;
+}
+std::span<const std::string_view> wrinkleAmplitudeNames() {
+  return kAmplitudes;
 }
 
 }  // namespace cloth::detail

@@ -37,6 +37,7 @@ struct CurveOptions {
   bool normals = false;                           ///< return interpolated normals (needed downstream)
   bool wrinkled = false;                          ///< add eq. 14 (interpolates normals where it wrinkles)
   float c = 0;
+  WrinkleAmplitude amplitude = WrinkleAmplitude::Kang;
 };
 
 // Kang §3.1-3.2 along one curve: `refine` samples per segment through the control points, each
@@ -54,13 +55,14 @@ void splineCurve(const CurveInput& in, const CurveOptions& o, Strided outX, Stri
     const float l0 = in.restLength[k], distance = glm::length(p2 - p1);
     const bool wrinkled = o.wrinkled && wrinkles(l0, distance);
     if (!o.normals && !wrinkled) continue;
+    const float amplitude = wrinkled ? wrinkleAmplitude(l0, distance, o.c, o.amplitude) : 0;
     const glm::vec3 n1 = in.normals[k], n2 = in.normals[k + 1];
     for (int s = 0; s < r; ++s) {
       const float t = static_cast<float>(s) / static_cast<float>(r);
       glm::vec3 normal = (1 - t) * n1 + t * n2;
       const float len = glm::length(normal);
       normal = len > 0 ? normal / len : n1;
-      if (wrinkled) outX[k * r + s] += wrinkleOffset(t, l0, distance, o.c) * normal;
+      if (wrinkled) outX[k * r + s] += wrinkleOffset(t, l0, distance, o.c, amplitude) * normal;
       if (o.normals) outN[k * r + s] = normal;
     }
   }
@@ -121,14 +123,15 @@ void Refiner::loadKeys(const sim::Cloth& cloth) {
 // Tensor product of the two passes (Kang §3.1): splines along u through the key nodes of every key
 // row give the frame nodes on key rows; splines along v through those give every node. The spline is
 // linear in its control points, so the other order would give the same smooth surface.
-void Refiner::splineSurface(bool wrinkled, bool normals, float c, SurfaceMesh& out) {
+void Refiner::splineSurface(bool wrinkled, bool normals, const DetailSettings& settings, SurfaceMesh& out) {
   const int knu = keyNu_, knv = keyNv_, r = refine_, nu = out.nu;
   weights_.resize(static_cast<std::size_t>(r));
   for (int s = 0; s < r; ++s) weights_[s] = catmullRomWeights(static_cast<float>(s) / static_cast<float>(r));
   // The first pass's normals feed the second one's wrinkles; the second pass's are kept only when
   // asked for (Hadap displaces along them); otherwise the surface's normals are recomputed anyway.
-  const CurveOptions first{r, weights_.data(), normals || wrinkled, wrinkled, c};
-  const CurveOptions second{r, weights_.data(), normals, wrinkled, c};
+  const float c = settings.wrinkleFrequency;
+  const CurveOptions first{r, weights_.data(), normals || wrinkled, wrinkled, c, settings.amplitude};
+  const CurveOptions second{r, weights_.data(), normals, wrinkled, c, settings.amplitude};
   for (int j = 0; j < knv; ++j) {  // first pass: along u through the key nodes of key row j
     for (int k = 0; k + 1 < knu; ++k) segmentRest_[k] = restU_[j * (knu - 1) + k];
     const CurveInput in{Strided{keyX_.data() + j * knu, 1}, Strided{keyN_.data() + j * knu, 1}, knu,
@@ -179,33 +182,34 @@ void Refiner::samplePatterns(const SurfaceMesh& out, float tiles) {
   sampledRevision_ = hadap_.patternRevision();
 }
 
-void Refiner::modulate(const sim::Cloth& cloth, const HadapSettings& settings, SurfaceMesh& out) {
-  hadap_.update(cloth, settings);
+void Refiner::modulate(const sim::Cloth& cloth, const HadapSettings& settings, double time,
+                       SurfaceMesh& out) {
+  hadap_.update(cloth, settings, time);
   samplePatterns(out, settings.tiles);
-  keyToRender<glm::vec2>(hadap_.keyAmplitudes(), keyNu_, keyNv_, refine_, out.patternAmplitude);
+  keyToRender<glm::vec4>(hadap_.keyAmplitudes(), keyNu_, keyNv_, refine_, out.patternAmplitude);
   const float depth = hadap_.depthMeters();
   for (std::size_t i = 0; i < out.vertexCount(); ++i)
     out.wrinkleHeight[i] = depth * glm::dot(out.patternAmplitude[i], patternSample_[i]);
 }
 
-void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, SurfaceMesh& out) {
+void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double time, SurfaceMesh& out) {
   const int r = s.mode == DetailMode::Key ? 1 : std::max(1, s.refine);
   resize(cloth.nu, cloth.nv, r, out);
   loadKeys(cloth);
   if (r == 1)
     std::copy(keyX_.begin(), keyX_.end(), out.positions.begin());
   else
-    splineSurface(s.mode == DetailMode::Wrinkled, s.mode == DetailMode::Hadap, s.wrinkleFrequency, out);
+    splineSurface(s.mode == DetailMode::Wrinkled, s.mode == DetailMode::Hadap, s, out);
   computeStrain(cloth, out);
   if (s.mode == DetailMode::Hadap) {
     if (r == 1) sim::gridNormals<glm::vec3>(out.nu, out.nv, out.positions, out.normals, glm::vec3(0, 0, 1));
-    modulate(cloth, s.hadap, out);
+    modulate(cloth, s.hadap, time, out);
     // Displaced along the smooth normals the spline passes interpolated.
     if (s.hadap.displace)
       for (std::size_t i = 0; i < out.vertexCount(); ++i)
         out.positions[i] += out.wrinkleHeight[i] * out.normals[i];
   } else {
-    std::fill(out.patternAmplitude.begin(), out.patternAmplitude.end(), glm::vec2(0));
+    std::fill(out.patternAmplitude.begin(), out.patternAmplitude.end(), glm::vec4(0));
     std::fill(out.wrinkleHeight.begin(), out.wrinkleHeight.end(), 0.0f);
   }
   sim::gridNormals<glm::vec3>(out.nu, out.nv, out.positions, out.normals, glm::vec3(0, 0, 1));

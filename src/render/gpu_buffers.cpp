@@ -58,7 +58,7 @@ void SurfaceBuffers::upload(const detail::SurfaceMesh& m) {
     attribute(1, buffers_[kNormal], 3);
     attribute(2, buffers_[kUv], 2);
     attribute(3, buffers_[kStrain], 1);
-    attribute(4, buffers_[kAmplitude], 2);
+    attribute(4, buffers_[kAmplitude], 4);
     attribute(5, buffers_[kRole], 1, GL_UNSIGNED_BYTE);
     nu_ = m.nu;
     nv_ = m.nv;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
@@ -36,7 +37,7 @@ Status Renderer::init(const std::filesystem::path& shaderDir, const detail::Hada
 }
 
 void Renderer::uploadPatterns(const detail::HadapWrinkles& patterns) {
-  for (int i = 0; i < 2; ++i) patterns_[i].upload(patterns.pattern(i).field());
+  for (int i = 0; i < detail::HadapWrinkles::kPatterns; ++i) patterns_[i].upload(patterns.pattern(i).field());
 }
 
 void Renderer::draw(const FrameView& f, const RenderOptions& o) {
@@ -64,10 +65,10 @@ void Renderer::drawCloth(const FrameView& f, const RenderOptions& o) {
   cloth_.set("uBump", (o.bump && f.hadap) ? 1 : 0);
   cloth_.set("uDepth", f.hadapDepth);
   cloth_.set("uTiles", f.patternTiles);
-  patterns_[0].bind(0);
-  patterns_[1].bind(1);
-  cloth_.set("uPattern1", 0);
-  cloth_.set("uPattern2", 1);
+  for (int i = 0; i < detail::HadapWrinkles::kPatterns; ++i) {
+    patterns_[i].bind(i);
+    cloth_.set(("uPattern" + std::to_string(i + 1)).c_str(), i);
+  }
   glEnable(GL_POLYGON_OFFSET_FILL);  // lets wireframe and markers show on the surface
   glPolygonOffset(1.0f, 1.0f);
   surface_.drawTriangles();

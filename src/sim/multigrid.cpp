@@ -99,6 +99,7 @@ void Multigrid::build(SparseMatrix fine, int nu, int nv, const std::vector<bool>
   for (;;) {
     const int n = level.a.rows;
     level.x.resize(n), level.b.resize(n), level.r.resize(n);
+    level.inverseDiagonal = inverseDiagonal(level.a);
     int cnu = 0, cnv = 0;
     const bool coarsens = level.nu * level.nv == n && n > kCoarsestNodes && (level.nu >= 3 || level.nv >= 3);
     if (!coarsens) break;
@@ -122,15 +123,22 @@ void Multigrid::vCycle(std::size_t l) {
     coarsest_.solve(level.b, level.x);
     return;
   }
-  for (int s = 0; s < kSmoothingSweeps; ++s) gaussSeidel(level.a, level.b, level.x, true);
+  for (int s = 0; s < kSmoothingSweeps; ++s)
+    gaussSeidel(level.a, level.inverseDiagonal, level.b, level.x, true);
   residual(level.a, level.b, level.x, level.r);
+  correct(l);
+}
+
+void Multigrid::correct(std::size_t l) {
+  Level& level = levels_[l];
   Level& coarse = levels_[l + 1];
   multiply(level.toCoarser, level.r, coarse.b);  // restriction
   std::fill(coarse.x.begin(), coarse.x.end(), Vec3(0));
   vCycle(l + 1);
   multiply(level.toFiner, coarse.x, level.r);  // prolongation of the coarse correction
   for (std::size_t i = 0; i < level.x.size(); ++i) level.x[i] += level.r[i];
-  for (int s = 0; s < kSmoothingSweeps; ++s) gaussSeidel(level.a, level.b, level.x, false);
+  for (int s = 0; s < kSmoothingSweeps; ++s)
+    gaussSeidel(level.a, level.inverseDiagonal, level.b, level.x, false);
 }
 
 void Multigrid::precondition(std::span<const Vec3> r, std::span<Vec3> z) {
@@ -150,11 +158,18 @@ Multigrid::Report Multigrid::solve(std::span<const Vec3> b, std::span<Vec3> x, i
   for (const Vec3& bi : b) bNorm2 += glm::dot(bi, bi);
   const Real bNorm = std::sqrt(bNorm2);
   Report report;
-  report.relativeResidual = bNorm > 0 ? residual(fine.a, fine.b, fine.x, fine.r) / bNorm : 0;
-  while (report.cycles < maxCycles && report.relativeResidual > tolerance) {
-    vCycle(0);
-    ++report.cycles;
-    report.relativeResidual = residual(fine.a, fine.b, fine.x, fine.r) / bNorm;
+  if (levels_.size() == 1) {  // a grid small enough to solve directly
+    coarsest_.solve(fine.b, fine.x);
+    report.cycles = 1;
+  } else if (bNorm > 0) {
+    for (;;) {  // V-cycles, each stopping after its first smoothing sweep if that is good enough
+      for (int s = 0; s < kSmoothingSweeps; ++s)
+        gaussSeidel(fine.a, fine.inverseDiagonal, fine.b, fine.x, true);
+      report.relativeResidual = residual(fine.a, fine.b, fine.x, fine.r) / bNorm;
+      if (report.relativeResidual <= tolerance || report.cycles == maxCycles) break;
+      correct(0);
+      ++report.cycles;
+    }
   }
   std::copy(fine.x.begin(), fine.x.end(), x.begin());
   return report;

@@ -13,7 +13,7 @@ namespace cloth::sim {
 Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> colliders)
     : cloth_(std::move(cloth)), params_(params), colliders_(std::move(colliders)) {
   const std::size_t n = cloth_.nodeCount();
-  for (auto* scratch : {&force_, &xStart_, &vStart_, &xBeforeLimit_}) scratch->resize(n);
+  for (auto* scratch : {&force_, &xStart_, &vStart_, &xBeforeLimit_, &contactNormal_}) scratch->resize(n);
   visitStamp_.assign(n, 0);
   kinematics_.anchor = cloth_.x;
   tree_.build(cloth_.x, cloth_.triangles);
@@ -69,8 +69,9 @@ void Simulation::guardedSubstep(Real h) {
 }
 
 // One solver step: kinematics -> forces and integration -> collisions -> stretch limit -> collisions.
-// Provot's correction runs after the collision response so that no spring leaves the step over its
-// limit; the last collision pass catches what the correction nudged into a collider.
+// The stretch limit runs after the collision response so that no spring leaves the step over its
+// limit, and moves nodes resting on a collider only along or off it; the last collision pass catches
+// a free node it pulled into one.
 void Simulation::substep(Real h) {
   xStart_ = cloth_.x;
   vStart_ = cloth_.v;
@@ -133,11 +134,16 @@ void Simulation::limitStretch(Real h) {
   xBeforeLimit_ = cloth_.x;
   if (m.tethers) {
     tethers_.update(cloth_);
-    report_.tetherMoves += tethers_.enforce(cloth_.x, m.tau);
+    report_.tetherMoves += tethers_.enforce(cloth_.x, m.tau, contactNormal_);
   }
   if (m.provotPasses > 0) {
-    const ProvotReport r = sim::limitStretch(cloth_.x, cloth_.kind, stretchLimitedSprings(cloth_), m.tau,
-                                             m.provotPasses, m.provotRelaxation, provotWork_);
+    if (cloth_.kind != provotListFor_ || m.provotOutward != provotListOutward_) {
+      provotList_ = provotOrder(cloth_, m.provotOutward);
+      provotListFor_ = cloth_.kind;
+      provotListOutward_ = m.provotOutward;
+    }
+    const ProvotReport r = sim::limitStretch(cloth_.x, provotList_, m.tau, m.provotPasses, m.provotRelaxation,
+                                             provotWork_, contactNormal_);
     report_.provotPasses += r.passes;
     report_.provotCorrections += r.corrections;
   }
@@ -148,13 +154,19 @@ void Simulation::refitTree(Real margin) {
   tree_.refit(cloth_.x, margin);
 }
 
-void Simulation::collide() {
+// Resolves contacts with the colliders (and the cloth itself); returns how many nodes it moved.
+int Simulation::collide() {
+  constexpr Real kMoved = 1e-6;  // m: a node resting on a collider is moved by rounding only
   const CollisionSettings& c = params_.collision;
+  int moved = 0;
   if (c.selfCollision) {
     refitTree(c.thickness);
-    report_.selfContacts += resolveSelfCollisions(cloth_, xStart_, tree_, c.thickness, selfScratch_);
+    const int contacts = resolveSelfCollisions(cloth_, xStart_, tree_, c.thickness, selfScratch_);
+    report_.selfContacts += contacts;
+    moved += contacts;
   }
-  if (colliders_.empty()) return;
+  std::fill(contactNormal_.begin(), contactNormal_.end(), Vec3(0));
+  if (colliders_.empty()) return moved;
   refitTree(0);
   for (const Collider& collider : colliders_) {
     candidates_.clear();
@@ -167,9 +179,13 @@ void Simulation::collide() {
       if (visitStamp_[n] == stamp_ || !cloth_.isFree(n)) continue;
       visitStamp_[n] = stamp_;
       const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
-      if (resolveContact(s, c.thickness, c.friction, cloth_.x[n], cloth_.v[n])) ++report_.colliderContacts;
+      if (!resolveContact(s, c.thickness, c.friction, cloth_.x[n], cloth_.v[n])) continue;
+      ++report_.colliderContacts;
+      contactNormal_[n] = s.normal;
+      moved += s.distance < c.thickness - kMoved ? 1 : 0;
     }
   }
+  return moved;
 }
 
 void Simulation::pin(NodeIndex node) {

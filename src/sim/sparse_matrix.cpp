@@ -32,19 +32,20 @@ Real residual(const SparseMatrix& a, std::span<const Vec3> b, std::span<const Ve
   return std::sqrt(norm2);
 }
 
-void gaussSeidel(const SparseMatrix& a, std::span<const Vec3> b, std::span<Vec3> x, bool forward) {
+void gaussSeidel(const SparseMatrix& a, std::span<const Real> inverseDiagonal, std::span<const Vec3> b,
+                 std::span<Vec3> x, bool forward) {
   for (int k = 0; k < a.rows; ++k) {
     const int i = forward ? k : a.rows - 1 - k;
-    Vec3 sum = b[i];
-    Real diagonal = 0;
-    for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) {
-      if (a.column[e] == i)
-        diagonal = a.value[e];
-      else
-        sum -= a.value[e] * x[a.column[e]];
-    }
-    x[i] = sum / diagonal;
+    Vec3 ax(0);
+    for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) ax += a.value[e] * x[a.column[e]];
+    x[i] += inverseDiagonal[i] * (b[i] - ax);
   }
+}
+
+std::vector<Real> inverseDiagonal(const SparseMatrix& a) {
+  std::vector<Real> d(static_cast<std::size_t>(a.rows));
+  for (int i = 0; i < a.rows; ++i) d[i] = 1 / a.at(i, i);
+  return d;
 }
 
 SparseMatrix transpose(const SparseMatrix& a) {

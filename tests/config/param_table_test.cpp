@@ -94,10 +94,10 @@ TEST_CASE("param_table: bad values are refused with a message and leave the sett
 }
 
 TEST_CASE("param_table: a new grid keeps the cloth: per-node mass and drag scale with node area") {
-  Settings s = *settingsForScene("flag");  // 10 x 10 nodes of 4 g, K_D = 0.01
+  Settings s = *settingsForScene("flag");  // 10 x 10 nodes of 4 g, K_D = 0.001
   REQUIRE(applyAssignment(s, "grid=20x20").ok());
   CHECK(s.scene.params.material.massPerNode == Approx(0.001));
-  CHECK(s.scene.params.wind.dragCoefficient == Approx(0.0025));
+  CHECK(s.scene.params.wind.dragCoefficient == Approx(0.00025));
   REQUIRE(applyAssignment(s, "mass=0.00002").ok());
   const Status st = applyAssignment(s, "grid=256x256");  // 2e-5 kg * 400 / 65536 is below 1e-5 kg
   CHECK_FALSE(st.ok());

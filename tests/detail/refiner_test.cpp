@@ -46,7 +46,7 @@ TEST_CASE("refiner: node counts and kinds match ((Nu-1)r+1) x ((Nv-1)r+1) and Ka
   for (int r : {1, 2, 5, 8}) {
     Refiner refiner;
     SurfaceMesh m;
-    refiner.refine(c, modeSettings(DetailMode::Spline, r), m);
+    refiner.refine(c, modeSettings(DetailMode::Spline, r), 0, m);
     const int nu = (c.nu - 1) * r + 1, nv = (c.nv - 1) * r + 1;
     REQUIRE(m.nu == nu);
     REQUIRE(m.nv == nv);
@@ -62,7 +62,7 @@ TEST_CASE("refiner: node counts and kinds match ((Nu-1)r+1) x ((Nv-1)r+1) and Ka
   // The flag's 10 x 10 key nodes at r = 5 (Kang renders his 100 key nodes as 2500 nodes).
   Refiner refiner;
   SurfaceMesh m;
-  refiner.refine(flutteringFlag(), modeSettings(DetailMode::Wrinkled, 5), m);
+  refiner.refine(flutteringFlag(), modeSettings(DetailMode::Wrinkled, 5), 0, m);
   CHECK(m.vertexCount() == 46u * 46u);
 }
 
@@ -72,7 +72,7 @@ TEST_CASE("refiner: the spline surface passes exactly through every key node") {
       Refiner refiner;
       SurfaceMesh m;
       const int r = 5;
-      refiner.refine(c, modeSettings(mode, r), m);
+      refiner.refine(c, modeSettings(mode, r), 0, m);
       for (int j = 0; j < c.nv; ++j)
         for (int i = 0; i < c.nu; ++i) {
           const glm::vec3 key(c.x[c.index(i, j)]);
@@ -95,8 +95,8 @@ TEST_CASE(
       }
     Refiner a, b;
     SurfaceMesh ma, mb;
-    a.refine(c, modeSettings(DetailMode::Spline, 6), ma);
-    b.refine(t, modeSettings(DetailMode::Spline, 6), mb);
+    a.refine(c, modeSettings(DetailMode::Spline, 6), 0, ma);
+    b.refine(t, modeSettings(DetailMode::Spline, 6), 0, mb);
     REQUIRE(mb.nu == ma.nv);
     float worst = 0;
     for (int r = 0; r < ma.nv; ++r)
@@ -112,8 +112,8 @@ TEST_CASE("refiner: a flat cloth, unstretched or stretched, has no wrinkles") {
     for (sim::Vec3& p : c.x) p *= stretch;
     Refiner a, b;
     SurfaceMesh spline, wrinkled;
-    a.refine(c, modeSettings(DetailMode::Spline, 5), spline);
-    b.refine(c, modeSettings(DetailMode::Wrinkled, 5), wrinkled);
+    a.refine(c, modeSettings(DetailMode::Spline, 5), 0, spline);
+    b.refine(c, modeSettings(DetailMode::Wrinkled, 5), 0, wrinkled);
     CHECK(spline.positions == wrinkled.positions);
   }
 }
@@ -122,8 +122,10 @@ TEST_CASE("refiner: compression wrinkles the surface, within the amplitude bound
   const sim::Cloth c = wavyCloth(0.7);  // every u segment at 70 % of its rest length
   Refiner a, b;
   SurfaceMesh spline, wrinkled;
-  a.refine(c, modeSettings(DetailMode::Spline, 8), spline);
-  b.refine(c, modeSettings(DetailMode::Wrinkled, 8), wrinkled);
+  DetailSettings kang = modeSettings(DetailMode::Wrinkled, 8);
+  kang.amplitude = WrinkleAmplitude::Kang;
+  a.refine(c, modeSettings(DetailMode::Spline, 8), 0, spline);
+  b.refine(c, kang, 0, wrinkled);
   float largest = 0;
   for (std::size_t i = 0; i < spline.vertexCount(); ++i)
     largest = std::max(largest, glm::length(wrinkled.positions[i] - spline.positions[i]));
@@ -133,11 +135,28 @@ TEST_CASE("refiner: compression wrinkles the surface, within the amplitude bound
   CHECK(largest <= 2 * 0.25f * 0.1f * 0.35f);
 }
 
+TEST_CASE("refiner: the length amplitude gives compressed key rows back their rest length") {
+  sim::Cloth c = sim::buildGrid(sim::GridSpec::fromSpacing(7, 6, 0.1), 0.01);
+  for (sim::Vec3& p : c.x) p.x *= 0.9;  // every u segment at 90 % of its rest length, flat
+  Refiner refiner;
+  SurfaceMesh m;
+  refiner.refine(c, modeSettings(DetailMode::Wrinkled, 16), 0, m);
+  // Along each key row (a first-pass curve) the wrinkled polyline is about as long as the rest row.
+  const float restRow = float(c.springsOf(sim::SpringFamily::Structural)[0].rest) * (c.nu - 1);
+  for (int key = 0; key < c.nv; ++key) {
+    const int row = key * 16;
+    float length = 0;
+    for (int col = 0; col + 1 < m.nu; ++col)
+      length += glm::length(m.positions[row * m.nu + col + 1] - m.positions[row * m.nu + col]);
+    CHECK(length == Approx(restRow).epsilon(0.08));
+  }
+}
+
 TEST_CASE("refiner: normals are unit and face the same side as the triangles") {
   for (DetailMode mode : {DetailMode::Key, DetailMode::Spline, DetailMode::Wrinkled, DetailMode::Hadap}) {
     Refiner refiner;
     SurfaceMesh m;
-    refiner.refine(flutteringFlag(), modeSettings(mode, 4), m);
+    refiner.refine(flutteringFlag(), modeSettings(mode, 4), 0, m);
     for (const glm::vec3& n : m.normals) CHECK(glm::length(n) == Approx(1.0f).epsilon(1e-4));
     int agree = 0;
     for (std::size_t t = 0; t < m.triangleCount(); ++t) {
@@ -155,7 +174,7 @@ TEST_CASE("refiner: key mode renders the key mesh itself") {
   const sim::Cloth c = flutteringFlag();
   Refiner refiner;
   SurfaceMesh m;
-  refiner.refine(c, modeSettings(DetailMode::Key, 7), m);
+  refiner.refine(c, modeSettings(DetailMode::Key, 7), 0, m);
   REQUIRE(m.vertexCount() == c.nodeCount());
   for (std::size_t i = 0; i < c.nodeCount(); ++i) CHECK(m.positions[i] == glm::vec3(c.x[i]));
   CHECK(m.indices.size() == 3 * c.triangles.size());
@@ -166,12 +185,12 @@ TEST_CASE("refiner: buffers are reused from frame to frame") {
   Refiner refiner;
   SurfaceMesh m;
   const DetailSettings settings = modeSettings(DetailMode::Hadap, 6);
-  refiner.refine(s.cloth(), settings, m);
+  refiner.refine(s.cloth(), settings, 0, m);
   const auto* positions = m.positions.data();
   const auto* indices = m.indices.data();
   for (int i = 0; i < 20; ++i) {
     s.step();
-    refiner.refine(s.cloth(), settings, m);
+    refiner.refine(s.cloth(), settings, 0, m);
   }
   CHECK(m.positions.data() == positions);
   CHECK(m.indices.data() == indices);
@@ -183,10 +202,10 @@ TEST_CASE("refiner: strain is negative where compressed and positive where stret
     for (int i = 0; i < c.nu; ++i) c.x[c.index(i, j)].x *= i < 3 ? 0.8 : 1.0;  // left part squeezed
   Refiner refiner;
   SurfaceMesh m;
-  refiner.refine(c, modeSettings(DetailMode::Spline, 3), m);
+  refiner.refine(c, modeSettings(DetailMode::Spline, 3), 0, m);
   CHECK(m.strain[0] < -0.1f);
   sim::Cloth stretched = sim::buildGrid(sim::GridSpec::fromSpacing(6, 6, 0.1), 0.01);
   for (sim::Vec3& p : stretched.x) p *= 1.1;
-  refiner.refine(stretched, modeSettings(DetailMode::Spline, 3), m);
+  refiner.refine(stretched, modeSettings(DetailMode::Spline, 3), 0, m);
   for (float s : m.strain) CHECK(s == Approx(0.21f).epsilon(1e-3));
 }

@@ -24,7 +24,7 @@ fs::path freshDir(const std::string& name) {
 
 TEST_CASE("image_io: a height field survives a PNG round trip to 8-bit precision") {
   const fs::path d = freshDir("roundtrip");
-  const detail::HeightField f = detail::makeFoldPattern(64, true);
+  const detail::HeightField f = detail::makeFoldPattern(64, detail::FoldDirection::U);
   REQUIRE(io::writeHeightField(d / "p.png", f, io::Overwrite::Never).ok());
   detail::HeightField back;
   REQUIRE(io::loadHeightField(d / "p.png", back).ok());
@@ -50,12 +50,12 @@ TEST_CASE("image_io: unreadable and non-image files are reported by name") {
 }
 
 TEST_CASE("image_io: the shipped pattern assets are what the generator makes") {
-  for (bool alongU : {true, false}) {
+  for (detail::FoldDirection direction : detail::kFoldDirections) {
     const fs::path asset =
-        fs::path(CLOTH_SOURCE_DIR) / "assets/patterns" / (alongU ? "u_folds.png" : "v_folds.png");
+        fs::path(CLOTH_SOURCE_DIR) / "assets/patterns" / detail::foldPatternFile(direction);
     detail::HeightField shipped;
     REQUIRE(io::loadHeightField(asset, shipped).ok());
-    const detail::HeightField generated = detail::makeFoldPattern(shipped.width, alongU);
+    const detail::HeightField generated = detail::makeFoldPattern(shipped.width, direction);
     REQUIRE(shipped.values.size() == generated.values.size());
     for (std::size_t i = 0; i < shipped.values.size(); ++i)
       REQUIRE(shipped.values[i] == Approx(generated.values[i]).margin(0.5 / 255 + 1e-6));

@@ -66,7 +66,7 @@ TEST_CASE("tethers: with them a dragged corner pulls the cloth along instead of 
     }
     INFO("tethers " << tethers << ": worst strain " << worst);
     if (tethers)
-      CHECK(worst <= scene.params.material.tau + 0.02);
+      CHECK(worst <= scene.params.material.tau + 0.05);
     else
       CHECK(worst > 0.5);  // without them a sliver trails to the cursor
   }

@@ -6,6 +6,7 @@
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 
 #include "cloth/detail/detail_settings.h"
 
@@ -59,6 +60,15 @@ float transformModulation(double h, const HadapSettings& s);
 /// wins fully outside the transition zone |MF - mean| > variance * mean and the two blend inside it
 /// with a power-n curve (large n approaches a hard switch).
 glm::vec2 multiFoldWeights(float mf1, float mf2, float variance, float power);
+
+/// The same for up to four patterns (those `used`): a pattern's weight is the product of its
+/// two-pattern weights against every other pattern in use, normalised to sum 1. The pattern of the
+/// smallest factor wins fully unless others come within the transition zone; with two patterns this
+/// is Hadap's rule.
+glm::vec4 multiFoldWeights(glm::vec4 factors, glm::bvec4 used, float variance, float power);
+
+/// The patterns (u, v, diagonal, anti-diagonal folds) a choice uses.
+glm::bvec4 patternsUsed(PatternChoice choice);
 
 }  // namespace cloth::detail
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <glm/vec2.hpp>
+#include <glm/vec4.hpp>
 
 #include "cloth/detail/detail_settings.h"
 #include "cloth/detail/hadap.h"
@@ -18,23 +19,29 @@ namespace cloth::detail {
 
 class HadapWrinkles {
  public:
-  static constexpr int kPatterns = 2;
+  static constexpr int kPatterns = 4;
 
-  /// Starts with the two built-in fold patterns.
+  /// Starts with the built-in fold patterns: across u, v, the diagonal and the anti-diagonal.
   HadapWrinkles();
 
-  /// Replaces pattern 0 (u-folds slot) or 1 (v-folds slot); coefficients are recomputed on next use.
+  /// Replaces pattern `slot` (0 u-folds, 1 v-folds, 2 diagonal, 3 anti-diagonal); coefficients are
+  /// recomputed on next use.
   void setPattern(int slot, const HeightField& field);
   /// Increases whenever a pattern changes, so callers can refresh what they sampled from them.
   int patternRevision() const { return patternRevision_; }
   const PatternField& pattern(int slot) const { return patterns_[slot]; }
 
-  /// Per-step update: (re)computes coefficients if the rest shape, patterns, depth or tiling changed,
-  /// then the modulation factor of every key triangle and the per-key-vertex pattern amplitudes.
-  void update(const sim::Cloth& cloth, const HadapSettings& settings);
+  /// Per-frame update for the cloth at simulated time `time` (s): (re)computes coefficients if the
+  /// rest shape, patterns, depth or tiling changed, then the modulation factor of every key triangle
+  /// and the per-key-vertex pattern amplitudes. These follow their new values with the time constant
+  /// settings.smoothing, so a wrinkle fades in and out instead of flickering with each flutter of the
+  /// cloth: between updates dt apart an amplitude changes by at most (1 - exp(-dt / smoothing)) of
+  /// its distance to its new value. They jump there at once unless time advanced by more than 0 and
+  /// up to 0.5 s (a reset, a pause) with the same settings.
+  void update(const sim::Cloth& cloth, const HadapSettings& settings, double time);
 
-  /// Per key vertex (pattern 1, pattern 2) amplitude: transformed modulation x multi-fold weight.
-  std::span<const glm::vec2> keyAmplitudes() const { return keyAmplitude_; }
+  /// Per key vertex amplitude of each pattern: transformed modulation x multi-fold weight.
+  std::span<const glm::vec4> keyAmplitudes() const { return keyAmplitude_; }
   /// Raw modulation factor h of each key triangle for a pattern.
   /// Coefficients are summed over the triangles of the key cells within `window` cells: a triangle
   /// smaller than a fold sees only a crest or a flank, so its own C1..C4 (and factor) swing with its
@@ -44,8 +51,8 @@ class HadapWrinkles {
   std::span<const WrinkleCoefficients> coefficients(int slot) const { return coefficients_[slot]; }
   /// Height range of a pattern in metres (depth setting x mean rest key edge).
   float depthMeters() const { return depthMeters_; }
-  /// Heights (p1, p2) in [0, 1] of the two patterns at texture coordinate uv of the cloth.
-  glm::vec2 patternsAt(glm::vec2 uv, float tiles) const;
+  /// Heights in [0, 1] of the patterns at texture coordinate uv of the cloth.
+  glm::vec4 patternsAt(glm::vec2 uv, float tiles) const;
   /// How many times coefficients have been computed (each costs a quadrature over every triangle).
   int coefficientUpdates() const { return coefficientUpdates_; }
 
@@ -54,7 +61,8 @@ class HadapWrinkles {
   void computeCoefficients(const sim::Cloth& cloth, const HadapSettings& s);
   void integrateOverWindow(const sim::Cloth& cloth, int radius);
   void computeFactors(const sim::Cloth& cloth);
-  void computeKeyAmplitudes(const sim::Cloth& cloth, const HadapSettings& s);
+  std::vector<glm::vec4> keyTargets(const sim::Cloth& cloth, const HadapSettings& s);
+  void follow(const std::vector<glm::vec4>& targets, const HadapSettings& s, double time);
 
   std::array<PatternField, kPatterns> patterns_;
   bool patternsChanged_ = true;
@@ -71,9 +79,11 @@ class HadapWrinkles {
   LocalTriangle localFrame(std::span<const sim::Vec3> x, std::size_t triangle, const sim::Cloth& cloth) const;
   std::vector<FrameOrder> frames_;
   std::vector<LocalTriangle> restTriangles_;
-  std::vector<glm::vec2> keyFactorSum_;
+  std::vector<glm::vec4> keyFactorSum_;
   std::vector<double> keyWeight_;
-  std::vector<glm::vec2> keyAmplitude_;
+  std::vector<glm::vec4> keyAmplitude_;
+  double amplitudeTime_ = -1;          ///< simulated time of keyAmplitude_
+  HadapSettings amplitudeSettings_{};  ///< the settings keyAmplitude_ followed
   // What the coefficients were computed for.
   std::vector<sim::Vec3> restShape_;
   float depth_ = -1, tiles_ = -1;

@@ -14,5 +14,6 @@ std::string_view name(PatternChoice pattern);
 std::optional<DetailMode> parseDetailMode(std::string_view text);
 std::span<const std::string_view> detailModeNames();
 std::span<const std::string_view> patternChoiceNames();
+std::span<const std::string_view> wrinkleAmplitudeNames();
 
 }  // namespace cloth::detail

@@ -7,6 +7,7 @@
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 
 #include "cloth/detail/detail_settings.h"
 #include "cloth/detail/hadap_wrinkles.h"
@@ -17,13 +18,14 @@ namespace cloth::detail {
 
 class Refiner {
  public:
-  /// Builds the render surface of `cloth` in `out`, reusing out's buffers: after the first call with
-  /// a given grid size and r, no further allocation happens.
-  void refine(const sim::Cloth& cloth, const DetailSettings& settings, SurfaceMesh& out);
+  /// Builds the render surface of `cloth` at simulated time `time` (s; Hadap's wrinkles fade with
+  /// it, see HadapWrinkles::update) in `out`, reusing out's buffers: after the first call with a
+  /// given grid size and r, no further allocation happens.
+  void refine(const sim::Cloth& cloth, const DetailSettings& settings, double time, SurfaceMesh& out);
 
   /// Hadap's modulation on a surface `refine` just built: per-vertex pattern amplitudes and the
   /// wrinkle height (m) they give. Does not move vertices.
-  void modulate(const sim::Cloth& cloth, const HadapSettings& settings, SurfaceMesh& out);
+  void modulate(const sim::Cloth& cloth, const HadapSettings& settings, double time, SurfaceMesh& out);
 
   /// Hadap state (coefficients, modulation), for inspection and pattern changes.
   HadapWrinkles& hadap() { return hadap_; }
@@ -33,7 +35,7 @@ class Refiner {
   void loadKeys(const sim::Cloth& cloth);
   void resize(int keyNu, int keyNv, int refine, SurfaceMesh& out);
   /// The spline surface; `normals` asks for the smooth interpolated normals in out.normals.
-  void splineSurface(bool wrinkled, bool normals, float c, SurfaceMesh& out);
+  void splineSurface(bool wrinkled, bool normals, const DetailSettings& settings, SurfaceMesh& out);
   void computeStrain(const sim::Cloth& cloth, SurfaceMesh& out);
   void samplePatterns(const SurfaceMesh& out, float tiles);
 
@@ -46,7 +48,7 @@ class Refiner {
   std::vector<std::array<float, 4>> weights_;  // Catmull-Rom weights of the r samples of a segment
   std::vector<float> keyStrain_;               // per key vertex
   std::vector<glm::vec2> areaRatioSum_;        // per key vertex: (sum of area ratios, triangle count)
-  std::vector<glm::vec2> patternSample_;       // per render vertex: heights of both patterns
+  std::vector<glm::vec4> patternSample_;       // per render vertex: heights of the patterns
   float sampledTiles_ = -1;
   int sampledRevision_ = -1;
   HadapWrinkles hadap_;

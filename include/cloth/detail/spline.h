@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include "cloth/detail/detail_settings.h"
+
 namespace cloth::detail {
 
 /// Uniform Catmull-Rom weights of control points P[i-1], P[i], P[i+1], P[i+2] at parameter t in [0, 1]
@@ -25,10 +27,16 @@ MirroredPoint mirroredPoint(int k, int n);
 /// enough to wrinkle (rounding in a spline of a flat cloth is not compression).
 bool wrinkles(float l0, float distance);
 
-/// Kang eq. 14: offset along the surface normal of a wrinkled segment with rest length l0 whose
-/// control points are `distance` apart, at parameter t, with frequency control c:
-/// w(t) A sin(f t), w(t) = 1/2 - 2 (t - 1/2)^2, A = (l0 - distance) / 2, f = c (l0 - distance) / l0.
-/// Zero unless the segment is compressed (distance < l0).
-float wrinkleOffset(float t, float l0, float distance, float c);
+/// The amplitude A of a segment of rest length l0 whose control points are `distance` apart, with
+/// frequency control c; 0 unless it is compressed. Length: the small-slope arc length of
+/// w(t) A sin(f t) over a chord of length d is d + A^2 I / (2 d), I = int_0^1 (d/dt w(t) sin(f t))^2
+/// dt, so A = sqrt(2 d (l0 - d) / I); at most l0.
+float wrinkleAmplitude(float l0, float distance, float c, WrinkleAmplitude mode);
+
+/// Kang eq. 14: offset along the surface normal at parameter t of a wrinkled segment with rest
+/// length l0, control points `distance` apart, frequency control c and amplitude A:
+/// w(t) A sin(f t), w(t) = 1/2 - 2 (t - 1/2)^2, f = c (l0 - distance) / l0. Zero unless the segment is
+/// compressed (distance < l0).
+float wrinkleOffset(float t, float l0, float distance, float c, float amplitude);
 
 }  // namespace cloth::detail

@@ -6,6 +6,7 @@
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 
 namespace cloth::detail {
 
@@ -26,8 +27,8 @@ struct SurfaceMesh {
   /// Hadap mode: per vertex amplitude of wrinkle patterns 1 and 2 (modulation x blend weight), and
   /// the height (m) those give at the vertex, outwards along the front normal so that folds never
   /// sink into what the cloth lies on. A bump shader computes
-  /// height = depth * (amplitude.x * p1(uv) + amplitude.y * p2(uv)) per pixel, p in [0, 1].
-  std::vector<glm::vec2> patternAmplitude;
+  /// height = depth * dot(amplitude, (p1(uv), p2(uv), p3(uv), p4(uv))) per pixel, p in [0, 1].
+  std::vector<glm::vec4> patternAmplitude;
   std::vector<float> wrinkleHeight;
 
   std::size_t vertexCount() const { return positions.size(); }

@@ -76,7 +76,7 @@ class Renderer {
   SurfaceBuffers surface_;
   SolidBuffers sphere_, cube_, ground_;
   OverlayBuffer lines_, markers_;
-  PatternTexture patterns_[2];
+  PatternTexture patterns_[detail::HadapWrinkles::kPatterns];
   bool hasSurface_ = false;
   std::vector<ColoredVertex> lineScratch_, markerScratch_;
   std::vector<Rod> rodScratch_;

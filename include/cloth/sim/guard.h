@@ -16,12 +16,12 @@ inline constexpr Real kRunawaySpeed = 500;
 /// are the parameter table's business (config::paramTable).
 std::string validateParams(const SimParams& p);
 
-/// Structural springs longer than this many rest lengths mean a step blew up: a cloth dragged past
-/// its reach without tethers stretches its handle's springs to about 3 times their length.
+/// A tenth of the structural springs longer than this many rest lengths means a step blew up (a
+/// cloth dragged far past its reach without tethers stretches only the few springs of a sliver).
 inline constexpr Real kRunawayStretch = 10;
 
 /// Whether every position and velocity is finite, no node moves faster than `speedLimit` (m/s) and
-/// no structural spring is longer than kRunawayStretch rest lengths.
+/// no more than a tenth of the structural springs is longer than kRunawayStretch rest lengths.
 bool isHealthy(const Cloth& cloth, Real speedLimit = kRunawaySpeed);
 
 }  // namespace cloth::sim

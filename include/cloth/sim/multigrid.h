@@ -28,6 +28,8 @@ class Multigrid {
   };
 
   /// V-cycles on A x = b starting from x, until |b - A x| <= tolerance |b| or `maxCycles` have run.
+  /// The test uses the residual each cycle computes after its first smoothing sweep (which it needs
+  /// for the coarse grid anyway): a solve ends on such a sweep, with at least that accuracy.
   Report solve(std::span<const Vec3> b, std::span<Vec3> x, int maxCycles, Real tolerance);
 
   /// One V-cycle from z = 0 on A z = r: a symmetric preconditioner for conjugate gradients.
@@ -39,12 +41,15 @@ class Multigrid {
  private:
   struct Level {
     SparseMatrix a;
+    std::vector<Real> inverseDiagonal;
     SparseMatrix toFiner;    ///< prolongation from the next coarser level to this one (fine x coarse)
     SparseMatrix toCoarser;  ///< its transpose: restriction
     int nu = 0, nv = 0;
     std::vector<Vec3> x, b, r;
   };
   void vCycle(std::size_t level);
+  /// The second half of a V-cycle on a level whose residual is in r: coarse correction, smoothing.
+  void correct(std::size_t level);
 
   std::vector<Level> levels_;
   DenseCholesky coarsest_;

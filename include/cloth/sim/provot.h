@@ -16,36 +16,61 @@ struct ProvotReport {
   long long checks = 0;  ///< spring length checks made over all passes
 };
 
-/// Which springs touch each node (compressed sparse rows), built once per topology.
-struct SpringAdjacency {
-  std::vector<std::uint32_t> offsets;  ///< #nodes + 1
-  std::vector<std::uint32_t> springs;  ///< indices into the spring span, by node
-  void build(std::size_t nodes, std::span<const Spring> springs);
+/// A spring as Provot's passes see it: its ends, its rest length (m) and the share of a correction
+/// that end a takes (b takes the rest).
+struct LimitedSpring {
+  NodeIndex a = 0;
+  NodeIndex b = 0;
+  Real rest = 0;
+  Real shareA = 0.5;
+  bool led = false;  ///< a free end leads and the other follows it (not over-relaxed: it would overshoot)
+};
+
+/// The structural and shear springs, the ones Provot limits, in the order his passes visit them.
+///
+/// With `outward` false, or no kinematic node: the cloth's order, corrections shared equally between
+/// free ends (Provot 1995), wholly on the free end of a spring tied to a kinematic node. Passes in
+/// sequence are then a Gauss-Seidel sweep, and a stretched chain hanging from a pinned node sheds its
+/// excess only through the pin: O(N^2) passes for N springs.
+///
+/// With `outward` true: ordered by how many springs separate them from the nearest pinned node, and
+/// where one free end is nearer, it leads ("follow the leader", Mueller et al. 2012): the farther
+/// end takes the whole correction. One pass then pulls a stretched chain in from its pins. While a
+/// node is dragged (against the pins, chains led from both ends would fight) corrections are shared.
+/// Springs between two kinematic nodes are left out.
+struct ProvotList;
+ProvotList provotOrder(const Cloth& cloth, bool outward);
+
+/// The springs Provot limits, in order, and which of them touch each node.
+struct ProvotList {
+  std::vector<LimitedSpring> springs;
+  std::vector<std::uint32_t> offsets;   ///< #nodes + 1: node i's springs are touching[offsets[i] ...]
+  std::vector<std::uint32_t> touching;  ///< indices into springs, by node
+  /// A list of the given springs over `nodes` nodes.
+  static ProvotList of(std::vector<LimitedSpring> springs, std::size_t nodes);
 };
 
 /// Scratch of limitStretch, reused between steps.
 struct ProvotWork {
-  SpringAdjacency adjacency;
   std::vector<std::uint64_t> current, next;  ///< bit per spring: check in this pass / the next one
 };
 
-/// Shortens every spring longer than (1 + tau) L by omega times its excess length: half on each end if
-/// both are free, all on the free end if the other is kinematic, nothing if both are kinematic.
-/// Repeats until a pass corrects nothing or `maxPasses` passes have run.
-///
-/// omega = 1 is Provot's correction, which ends exactly at (1 + tau) L. Passes in sequence are a
-/// Gauss-Seidel sweep, and a stretched chain hanging from a pinned node sheds its excess only
-/// through the pinned end, so it needs O(N^2) passes for N springs. Over-relaxation (omega ~ 1.8)
-/// brings that to O(N): the flag scene complies in under 20 passes instead of over 100.
+/// Shortens every spring longer than (1 + tau) L by its excess length, shared between its ends as the
+/// spring says. Repeats until a pass corrects nothing or `maxPasses` passes have run. Corrections are
+/// over-relaxed by omega (1 = Provot's, which ends exactly at (1 + tau) L; ~1.8 speeds up the
+/// Gauss-Seidel sweeps), except where a free end leads: its follower is put exactly at the limit.
 ///
 /// Each pass after the first checks only springs that touch a node moved since they were last
-/// checked: the others cannot have become longer. Springs are still visited in index order at the
+/// checked: the others cannot have become longer. Springs are still visited in list order at the
 /// moment a full sweep would reach them, so the result equals that of full sweeps.
-ProvotReport limitStretch(std::span<Vec3> x, std::span<const NodeKind> kind, std::span<const Spring> springs,
-                          Real tau, int maxPasses, Real omega, ProvotWork& work);
+///
+/// `contactNormal` (one per node, or empty) is the outward normal of the collider a node rests on, zero
+/// where it rests on none: such a node is never moved into its collider, only along or off it.
+ProvotReport limitStretch(std::span<Vec3> x, const ProvotList& springs, Real tau, int maxPasses, Real omega,
+                          ProvotWork& work, std::span<const Vec3> contactNormal = {});
 
-/// The structural and shear springs, the ones Provot limits.
-std::span<const Spring> stretchLimitedSprings(const Cloth& cloth);
+/// x[n] += delta, less the part of it into the collider node n rests on (see limitStretch).
+void moveOutsideColliders(std::span<Vec3> x, NodeIndex n, Vec3 delta, std::span<const Vec3> contactNormal);
 
 /// After a correction: v_i += (x_i - xBefore_i) / h on free nodes, the velocity the correction
 /// implies, so that it adds no energy (Provot 1995). Right after integration this is Provot's

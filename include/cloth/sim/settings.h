@@ -30,7 +30,7 @@ struct SolverSettings {
   Integrator integrator = Integrator::ApproxImplicit;
   Real h = 0.001;    // time step of one simulation step (s)
   int substeps = 1;  // solver sub-steps per step, each of h / substeps
-  LinearSolver solver = LinearSolver::Jacobi;
+  LinearSolver solver = LinearSolver::Multigrid;
   int iterations = 1;     // Jacobi iterations of the approximate implicit update (1 = Kang eq. 10)
   int cycles = 10;        // most multigrid V-cycles per step
   Real tolerance = 1e-3;  // relative residual at which the multigrid solve stops
@@ -48,6 +48,7 @@ struct MaterialSettings {
   bool tethers = true;       // long-range attachments to the kinematic nodes (tethers.h)
   Real tau = 0.1;            // Provot critical deformation rate (dimensionless, 0.1 = 10 %)
   int provotPasses = 24;     // maximum Provot passes per step (stops early once all springs comply)
+  bool provotOutward = false;   // Provot's passes ordered outward from pinned nodes (provot.h)
   Real provotRelaxation = 1.8;  // over-relaxation omega of Provot passes (1 = Provot's original)
 };
 

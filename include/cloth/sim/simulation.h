@@ -90,7 +90,7 @@ class Simulation {
   void syncMass();
   void integrate(Real h);
   void limitStretch(Real h);
-  void collide();
+  int collide();
   void refitTree(Real margin);
 
   Cloth cloth_;
@@ -106,6 +106,7 @@ class Simulation {
 
   // Per-step scratch, sized once.
   std::vector<Vec3> force_, xStart_, vStart_, xBeforeLimit_;
+  std::vector<Vec3> contactNormal_;  ///< per node: normal of the collider it rests on, 0 if none
   std::vector<Vec3> safeX_, safeV_;  ///< the guard's copy of the state before a failed sub-step
   std::vector<NodeIndex> candidates_;
   std::vector<std::uint32_t> visitStamp_;
@@ -116,6 +117,9 @@ class Simulation {
   ConvergedVelocityChange converged_;
   ImplicitCgWork cgWork_;
   SelfCollisionScratch selfScratch_;
+  ProvotList provotList_;
+  std::vector<NodeKind> provotListFor_;  ///< the node kinds provotList_ was ordered for
+  bool provotListOutward_ = false;
   ProvotWork provotWork_;
   Tethers tethers_;
 };

@@ -29,8 +29,13 @@ void multiply(const SparseMatrix& a, std::span<const Vec3> x, std::span<Vec3> y)
 /// r = b - A x; returns the Euclidean norm of r.
 Real residual(const SparseMatrix& a, std::span<const Vec3> b, std::span<const Vec3> x, std::span<Vec3> r);
 
-/// One Gauss-Seidel sweep on A x = b, rows in ascending (forward) or descending order.
-void gaussSeidel(const SparseMatrix& a, std::span<const Vec3> b, std::span<Vec3> x, bool forward);
+/// One Gauss-Seidel sweep on A x = b, rows in ascending (forward) or descending order:
+/// x_i += (b_i - (A x)_i) / A_ii with the newest x. `inverseDiagonal` holds 1 / A_ii.
+void gaussSeidel(const SparseMatrix& a, std::span<const Real> inverseDiagonal, std::span<const Vec3> b,
+                 std::span<Vec3> x, bool forward);
+
+/// 1 / A_ii for every row.
+std::vector<Real> inverseDiagonal(const SparseMatrix& a);
 
 /// The transpose.
 SparseMatrix transpose(const SparseMatrix& a);

@@ -27,9 +27,10 @@ class Tethers {
   /// flat rest grid.
   void update(const Cloth& cloth);
 
-  /// Moves each free node that lies farther than (1 + tau) rest from an anchor onto that sphere.
-  /// Returns the number of moves.
-  int enforce(std::span<Vec3> x, Real tau) const;
+  /// Moves each free node that lies farther than (1 + tau) rest from an anchor onto that sphere, never
+  /// into a collider it rests on (contactNormal as for limitStretch in provot.h). Returns the number of
+  /// moves.
+  int enforce(std::span<Vec3> x, Real tau, std::span<const Vec3> contactNormal = {}) const;
 
   std::span<const Tether> tethers() const { return tethers_; }
 
