@@ -59,13 +59,6 @@ void shutdownImGui() {
 App::App(AppOptions options, config::Settings settings)
     : options_(std::move(options)), state_(std::move(settings)) {
   state_.paused = options_.paused;
-  if (options_.camera) {  // validated by parseAppOptions
-    float yaw = 0, pitch = 0, distance = 1;
-    std::sscanf(options_.camera->c_str(), "%f,%f,%f", &yaw, &pitch, &distance);
-    state_.camera.yaw = glm::radians(yaw);
-    state_.camera.pitch = glm::radians(pitch);
-    state_.camera.distance = distance;
-  }
   for (const std::string& item : options_.show) {  // validated by parseAppOptions
     render::RenderOptions& r = state_.render;
     if (item == "wireframe") r.wireframe = true;
@@ -86,6 +79,20 @@ App::App(AppOptions options, config::Settings settings)
 
 int App::run() {
   return options_.headless ? runHeadless() : runWindowed();
+}
+
+// The scene framed in a view of the given size (pixels) beside the panels (when they are drawn),
+// then the --camera angles and distance if given.
+void App::setUpCamera(glm::vec2 viewSize, float panelWidth) {
+  state_.viewAspect = viewSize.x / std::max(viewSize.y, 1.0f);
+  state_.panelInset = panelWidth / std::max(viewSize.x, 1.0f);
+  state_.frameScene();
+  if (!options_.camera) return;
+  float yaw = 0, pitch = 0, distance = 1;  // validated by parseAppOptions
+  std::sscanf(options_.camera->c_str(), "%f,%f,%f", &yaw, &pitch, &distance);
+  state_.camera.yaw = glm::radians(yaw);
+  state_.camera.pitch = glm::radians(pitch);
+  state_.camera.distance = distance;
 }
 
 // Shaders, patterns and the offscreen target, once a GL context is current. Antialiasing is off by
@@ -293,6 +300,7 @@ int App::runWindowed() {
     return kExitFailure;
   }
   initImGui(window);
+  setUpCamera(window.windowSize(), state_.showPanels ? kPanelWidth * window.contentScale() : 0);
   if (auto st = initRendering(window.framebufferSize()); !st) {
     std::cerr << "clothview: " << st.message() << "\n";
     renderer_.reset();

@@ -28,6 +28,7 @@ class App {
   int runWindowed();
   int runHeadless();
   config::Status initRendering(glm::ivec2 size);
+  void setUpCamera(glm::vec2 viewSize, float panelWidth);
   /// One frame: advances the simulation by `steps`, rebuilds the render surface, uploads and draws
   /// it into the offscreen target, and hands the pixels to the recorder if it is recording.
   void frame(int steps, glm::ivec2 size);

@@ -28,6 +28,7 @@ int App::runHeadless() {
   }
   const glm::ivec2 size(options_.width, options_.height);
   viewport_ = {float(size.x), float(size.y)};
+  setUpCamera(glm::vec2(size), 0);  // no panels
   int code = kExitOk;
   if (auto st = initRendering(size); !st) {
     std::cerr << "clothview: " << st.message() << "\n";

@@ -84,7 +84,7 @@ void InputController::move(glm::vec2 cursor, ViewerState& state, const view::Vie
         state.simulation.setHandleTarget(dragged_, *target);
       break;
     case Gesture::Orbit:
-      state.camera.orbit(delta.x, delta.y);
+      state.camera.orbit(delta.x, delta.y, glm::vec2(viewport.width, viewport.height));
       break;
     case Gesture::Pan:
       state.camera.pan(delta.x, delta.y, viewport.height);

@@ -176,7 +176,7 @@ void drawPresetPanel(PanelContext& c) {
 void drawControlWindow(PanelContext& c) {
   if (!c.state.showPanels) return;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(390, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(kPanelWidth - 10, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("clothview", &c.state.showPanels);
   ImGui::PushItemWidth(190);
   if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) drawScenePanel(c);

@@ -42,6 +42,9 @@ struct PanelContext {
   std::vector<view::Command>& commands;  ///< buttons that do what a key does
 };
 
+/// Width (pixels at content scale 1) of the control window and its margin, which the camera frames beside.
+inline constexpr float kPanelWidth = 400;
+
 /// The control window with every panel.
 void drawControlWindow(PanelContext& c);
 /// The H overlay listing every control.

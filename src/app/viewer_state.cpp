@@ -7,6 +7,7 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/stats.h"
+#include "cloth/view/scene_view.h"
 
 namespace cloth::app {
 namespace {
@@ -22,7 +23,7 @@ double msSince(Clock::time_point start) {
 
 ViewerState::ViewerState(config::Settings initial)
     : settings(std::move(initial)), simulation(sim::instantiate(settings.scene)) {
-  frameCloth();
+  frameScene();
   refine();
 }
 
@@ -30,8 +31,12 @@ void ViewerState::reset() {
   simulation = sim::instantiate(settings.scene);
   playback.resetClock();
   stats.kineticHistory.clear();
-  frameCloth();
+  frameScene();
   refine();
+}
+
+void ViewerState::frameScene() {
+  camera = view::sceneCamera(settings.scene, viewAspect, panelInset);
 }
 
 void ViewerState::applySettings() {
@@ -73,7 +78,7 @@ void ViewerState::frameCloth() {
   sim::Aabb box = sim::boundsOf(simulation.cloth().x);
   for (const sim::Collider& c : simulation.colliders())
     if (c.shape != sim::ColliderShape::Plane) box.grow(sim::colliderBounds(c, 0));
-  camera.frame(glm::vec3(box.lo), glm::vec3(box.hi));
+  camera.frame(glm::vec3(box.lo), glm::vec3(box.hi), viewAspect, panelInset);
 }
 
 void ViewerState::notify(std::string text, double seconds) {
@@ -103,7 +108,8 @@ render::FrameView ViewerState::frameView(glm::ivec2 framebufferSize, float aspec
   f.framebufferSize = framebufferSize;
   f.cloth = &simulation.cloth();
   f.colliders = simulation.colliders();
-  f.windVelocity = glm::vec3(settings.scene.params.wind.velocity);
+  if (const auto a = view::windArrow(settings.scene.view, glm::vec3(settings.scene.params.wind.velocity)))
+    f.wind = render::Arrow{a->tail, a->tip};
   f.rods = poles();
   f.hadap = settings.detail.mode == detail::DetailMode::Hadap;
   f.hadapDepth = refiner.hadap().depthMeters();

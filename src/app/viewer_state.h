@@ -39,10 +39,12 @@ struct ViewerState {
   bool stepOnce = false;
   bool showHelp = false;
   bool showPanels = true;
-  std::string message;        ///< shown briefly on screen (errors, saved files)
-  double messageSeconds = 0;  ///< how long it stays
+  float viewAspect = 16.0f / 9.0f;  ///< of the view the camera frames for
+  float panelInset = 0;             ///< fraction of the view's width the panels cover
+  std::string message;              ///< shown briefly on screen (errors, saved files)
+  double messageSeconds = 0;        ///< how long it stays
 
-  /// Rebuilds the simulation from the settings (new grid, scene or topology) and frames the cloth.
+  /// Rebuilds the simulation from the settings (new grid, scene or topology) and frames the scene.
   void reset();
   /// Copies the live parameters into the simulation; they take effect on the next step.
   void applySettings();
@@ -50,6 +52,9 @@ struct ViewerState {
   void advance(int steps);
   /// Rebuilds the render surface from the key nodes.
   void refine();
+  /// Frames where the scene's cloth goes (Scene::view), beside the panels.
+  void frameScene();
+  /// Frames the cloth as it is now and the solid obstacles it may fall onto.
   void frameCloth();
   void notify(std::string text, double seconds = 4.0);
   /// Rods to draw for the scene: the flag's pole.

@@ -116,19 +116,17 @@ void Renderer::buildOverlayLines(const FrameView& f, const RenderOptions& o) {
   lines_.upload(lineScratch_);
 }
 
-// An arrow upwind of the cloth and above it, pointing downwind: 1 cm long per m/s, at most 60 cm.
+// The wind arrow: a shaft and two strokes of a head.
 void Renderer::addWindArrow(const FrameView& f, std::vector<Rod>& rods) const {
-  const float speed = glm::length(f.windVelocity);
-  if (!f.cloth || speed < 1e-3f) return;
-  const sim::Aabb box = sim::boundsOf(f.cloth->x);
-  const glm::vec3 dir = f.windVelocity / speed;
-  const float length = std::min(0.01f * speed, 0.6f);
-  const float reach = 0.5f * glm::length(glm::vec3(box.extent()));
-  const glm::vec3 tip = glm::vec3(box.center()) - dir * (reach + 0.05f) + glm::vec3(0, reach + 0.1f, 0);
+  if (!f.wind) return;
+  const glm::vec3 shaft = f.wind->tip - f.wind->tail;
+  const float length = glm::length(shaft);
+  if (length < 1e-4f) return;
+  const glm::vec3 dir = shaft / length, tip = f.wind->tip;
   glm::vec3 side = glm::cross(dir, glm::vec3(0, 1, 0));
   side = glm::length(side) < 1e-3f ? glm::vec3(1, 0, 0) : glm::normalize(side);
   const float r = 0.006f;
-  rods.push_back({tip - dir * length, tip, r, kWindColor});
+  rods.push_back({f.wind->tail, tip, r, kWindColor});
   rods.push_back({tip, tip - 0.25f * length * dir + 0.12f * length * side, r, kWindColor});
   rods.push_back({tip, tip - 0.25f * length * dir - 0.12f * length * side, r, kWindColor});
 }

@@ -24,6 +24,7 @@ Scene flag() {
   s.grid.width = s.grid.height = 0.5;
   s.grid.origin = Vec3(0, 2.0, 0);
   s.pinFirstColumn = true;
+  s.view = {Vec3(0, 1.4, -0.25), Vec3(0.55, 2.05, 0.25)};
   s.params.wind.model = WindModel::Plate;
   s.params.wind.velocity = Vec3(40, 0, 1);
   s.params.wind.dragCoefficient = 0.001;
@@ -48,6 +49,7 @@ Scene wavingFlag() {
   s.motion.amplitude = 0.6;
   s.motion.sway = Vec3(0.1, 0, 0);
   s.motion.frequency = 0.8;
+  s.view = {Vec3(-0.3, 1.1, -0.45), Vec3(0.55, 2.05, 0.4)};
   return s;
 }
 
@@ -81,6 +83,7 @@ Scene hangHorizontal() {
   s.description = "Huang Fig. 3: horizontal cloth hanging from two fixed corners";
   s.grid.origin = Vec3(-0.5, 1.6, -0.5);
   s.pinnedAt = {Vec2(0, 0), Vec2(1, 0)};
+  s.view = {Vec3(-0.55, 0.45, -1.3), Vec3(0.6, 1.65, 0.55)};  // it swings past the vertical
   return s;
 }
 
@@ -90,6 +93,7 @@ Scene hangVertical() {
   s.description = "Huang Fig. 4: vertical cloth hanging from its two top corners";
   s.grid.origin = Vec3(-0.5, 2.0, 0);
   s.pinnedAt = {Vec2(0, 0), Vec2(1, 0)};
+  s.view = {Vec3(-0.55, 0.85, -0.3), Vec3(0.6, 2.05, 0.3)};
   return s;
 }
 
@@ -99,6 +103,7 @@ Scene freeFall() {
   s.description = "Huang Fig. 5: cloth falling freely under gravity onto the ground";
   s.grid.origin = Vec3(-0.5, 1.2, -0.5);
   s.colliders = {Collider::plane(Vec3(0), Vec3(0, 1, 0))};
+  s.view = {Vec3(-0.55, 0, -0.55), Vec3(0.55, 1.25, 0.55)};  // from where it starts down to the ground
   return s;
 }
 
@@ -109,6 +114,7 @@ Scene ball() {
   s.grid.origin = Vec3(-0.5, 1.2, -0.5);
   s.colliders = {Collider::sphere(Vec3(0, 0.6, 0), 0.3), Collider::plane(Vec3(0), Vec3(0, 1, 0))};
   s.params.collision.friction = 0.5;
+  s.view = {Vec3(-0.55, 0, -0.55), Vec3(0.55, 1.25, 0.55)};
   return s;
 }
 

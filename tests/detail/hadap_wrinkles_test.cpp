@@ -1,7 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 #include "cloth/detail/hadap_wrinkles.h"
 #include "cloth/sim/grid.h"
+#include "cloth/sim/scenes.h"
 
 using namespace cloth;
 using namespace cloth::detail;
@@ -101,4 +105,70 @@ TEST_CASE("hadap_wrinkles: a single pattern choice uses only that pattern") {
   s.pattern = PatternChoice::VFolds;
   h.update(c, s, 0);
   for (const glm::vec4& a : h.keyAmplitudes()) CHECK(a == glm::vec4(0, a.y, 0, 0));
+}
+
+TEST_CASE("hadap_wrinkles: amplitudes follow a sudden deformation with the smoothing time constant") {
+  const sim::Cloth flat = flatCloth();
+  sim::Cloth squeezed = flatCloth();
+  for (sim::Vec3& p : squeezed.x) p.x *= 0.85;
+  HadapSettings s;
+  s.smoothing = 0.2f;
+  HadapWrinkles h, target;
+  target.update(squeezed, s, 0);  // where the amplitudes are headed
+  h.update(flat, s, 0);
+  CHECK(meanAmplitude(h) == glm::vec4(0));  // at rest: no wrinkles
+  h.update(squeezed, s, 0.2);               // one time constant later: 1 - 1/e of the way
+  const glm::vec4 expected = float(1 - std::exp(-1.0)) * meanAmplitude(target);
+  for (int p = 0; p < 4; ++p) CHECK(meanAmplitude(h)[p] == Approx(expected[p]).margin(1e-6));
+  h.update(squeezed, s, 10.0);  // a jump of more than 0.5 s (a reset, a seek): straight there
+  CHECK(meanAmplitude(h) == meanAmplitude(target));
+  s.smoothing = 0;  // no smoothing: at once
+  h.update(flat, s, 10.1);
+  CHECK(meanAmplitude(h) == glm::vec4(0));
+}
+
+TEST_CASE("hadap_wrinkles: on the fluttering flag the amplitudes change smoothly from frame to frame") {
+  // Without smoothing the flag's wrinkles come and go with its flutter (amplitude changes of 0.2 of
+  // the pattern depth between frames 1/30 s apart); with the default 0.2 s time constant each frame
+  // moves an amplitude at most 1 - exp(-1/6) = 15 % of the way to its target.
+  auto largestChange = [](float smoothing) {
+    sim::Simulation sim = sim::instantiate(*sim::findScene("flag"));
+    HadapSettings s;
+    s.smoothing = smoothing;
+    HadapWrinkles h;
+    std::vector<glm::vec4> previous;
+    float largest = 0;
+    for (double frame = 1.0; frame <= 3.0; frame += 1.0 / 30) {
+      while (sim.time() < frame - 1e-9) sim.step();
+      h.update(sim.cloth(), s, sim.time());
+      const auto a = h.keyAmplitudes();
+      for (std::size_t i = 0; i < previous.size(); ++i)
+        largest = std::max(largest, glm::length(a[i] - previous[i]));
+      previous.assign(a.begin(), a.end());
+    }
+    return largest;
+  };
+  const float smooth = largestChange(0.2f), raw = largestChange(0);
+  INFO("largest change between frames: " << smooth << " smoothed, " << raw << " raw");
+  CHECK(raw > 0.1f);
+  CHECK(smooth < 0.05f);
+  CHECK(smooth < raw / 4);
+}
+
+TEST_CASE("hadap_wrinkles: a curtain compressed along its diagonal wrinkles with the diagonal pattern") {
+  // Shear the flat cloth so that its (1, 1) diagonal shortens: the diagonal folds take over.
+  sim::Cloth c = flatCloth();
+  for (sim::Vec3& p : c.x) {
+    const double along = 0.5 * (p.x - p.y), across = 0.5 * (p.x + p.y);  // rest v runs along -y
+    p.x = 0.85 * along + across, p.y = across - 0.85 * along;
+  }
+  HadapWrinkles h;
+  HadapSettings s;
+  s.tiles = 4;
+  s.window = 1;
+  s.smoothing = 0;
+  h.update(c, s, 0);
+  const glm::vec4 a = meanAmplitude(h);
+  INFO("mean amplitudes (u, v, diagonal, anti-diagonal) " << a.x << " " << a.y << " " << a.z << " " << a.w);
+  CHECK(std::max(a.z, a.w) > 2 * std::max(a.x, a.y));
 }

@@ -24,11 +24,13 @@ TEST_CASE("orbit_camera: the eye sits at the distance from the target, looking a
 
 TEST_CASE("orbit_camera: orbiting keeps the distance and clamps the pitch short of the poles") {
   OrbitCamera c;
-  c.orbit(100, 0);
+  const float yaw = c.yaw;
+  c.orbit(640, 0, glm::vec2(1280, 720));  // half the window's width: a quarter turn
+  CHECK(c.yaw == Approx(yaw - 3.14159265f / 2));
   CHECK(glm::length(c.eye() - c.target) == Approx(c.distance));
-  c.orbit(0, 1e6f);
+  c.orbit(0, 1e6f, glm::vec2(1280, 720));
   CHECK(c.pitch < 1.5708f);
-  c.orbit(0, -1e7f);
+  c.orbit(0, -1e7f, glm::vec2(1280, 720));
   CHECK(c.pitch > -1.5708f);
 }
 
@@ -48,13 +50,15 @@ TEST_CASE("orbit_camera: zoom scales the distance, panning moves the target acro
 
 TEST_CASE("orbit_camera: framing puts the whole box in view") {
   OrbitCamera c;
-  c.frame(glm::vec3(-1, 0, -1), glm::vec3(1, 2, 1));
-  CHECK(c.target == glm::vec3(0, 1, 0));
-  const glm::mat4 vp = c.projection(16.0f / 9.0f) * c.view();
-  for (int corner = 0; corner < 8; ++corner) {
-    const glm::vec3 p((corner & 1) ? 1 : -1, (corner & 2) ? 2 : 0, (corner & 4) ? 1 : -1);
-    const glm::vec4 clip = vp * glm::vec4(p, 1);
-    CHECK(std::abs(clip.x / clip.w) <= 1.0f);
-    CHECK(std::abs(clip.y / clip.w) <= 1.0f);
+  for (float inset : {0.0f, 0.3f}) {
+    c.frame(glm::vec3(-1, 0, -1), glm::vec3(1, 2, 1), 16.0f / 9.0f, inset);
+    const glm::mat4 vp = c.projection(16.0f / 9.0f) * c.view();
+    for (int corner = 0; corner < 8; ++corner) {
+      const glm::vec3 p((corner & 1) ? 1 : -1, (corner & 2) ? 2 : 0, (corner & 4) ? 1 : -1);
+      const glm::vec4 clip = vp * glm::vec4(p, 1);
+      CHECK(clip.x / clip.w >= -1.0f + 2 * inset);
+      CHECK(clip.x / clip.w <= 1.0f);
+      CHECK(std::abs(clip.y / clip.w) <= 1.0f);
+    }
   }
 }

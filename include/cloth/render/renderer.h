@@ -4,6 +4,7 @@
 // kinds after Kang Fig. 2, pinned and dragged nodes, the wind arrow).
 
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -39,6 +40,11 @@ struct Rod {
   glm::vec3 color{0.4f, 0.3f, 0.2f};
 };
 
+/// An arrow from tail to tip (m), drawn as three rods.
+struct Arrow {
+  glm::vec3 tail{0}, tip{0};
+};
+
 /// The frame's inputs.
 struct FrameView {
   glm::mat4 view{1}, projection{1};
@@ -46,7 +52,7 @@ struct FrameView {
   glm::ivec2 framebufferSize{1, 1};
   const sim::Cloth* cloth = nullptr;  ///< key nodes: wireframe, pinned and dragged markers
   std::span<const sim::Collider> colliders;
-  glm::vec3 windVelocity{0};  ///< m/s
+  std::optional<Arrow> wind;  ///< where to draw the wind arrow, if anywhere
   std::vector<Rod> rods;
   bool hadap = false;    ///< the surface carries Hadap pattern amplitudes
   float hadapDepth = 0;  ///< m

@@ -25,6 +25,7 @@ struct Scene {
   bool pinFirstColumn = false;  ///< pin every node of column i = 0 (the flag's pole)
   std::vector<Vec2> pinnedAt;   ///< further pinned nodes, as (u, v) grid fractions in [0, 1]
   PinMotion motion;             ///< scripted motion of the pinned nodes
+  Aabb view;                    ///< where the cloth goes in the scene's first seconds: what the camera frames
 };
 
 /// Names of all scenes, in presentation order.

@@ -21,14 +21,16 @@ struct OrbitCamera {
   glm::mat4 view() const;
   glm::mat4 projection(float aspect) const;
 
-  /// Rotates by a mouse movement of (dx, dy) pixels; pitch stays within (-89, 89) degrees.
-  void orbit(float dx, float dy);
+  /// Rotates by a mouse movement of (dx, dy) pixels in a viewport of the given size: half a turn per
+  /// viewport width or height dragged (polyscope's rate); pitch stays within (-89, 89) degrees.
+  void orbit(float dx, float dy, glm::vec2 viewportSize);
   /// Moves the target parallel to the view plane so the point under the cursor follows it.
   void pan(float dx, float dy, float viewportHeight);
   /// Wheel zoom: each notch scales the distance by 0.9 (in) or 1/0.9 (out).
   void zoom(float notches);
-  /// Places the target at the box centre and backs off until the box fits the view.
-  void frame(const glm::vec3& lo, const glm::vec3& hi);
+  /// Keeps yaw and pitch and moves the target and distance so that the box fills the part of the view
+  /// right of `leftInset` (a fraction of its width, where a panel covers it), with a margin.
+  void frame(const glm::vec3& lo, const glm::vec3& hi, float aspect, float leftInset = 0);
 };
 
 }  // namespace cloth::view
