@@ -10,6 +10,7 @@
 #include "cloth/detail/names.h"
 #include "cloth/detail/refiner.h"
 #include "cloth/io/obj_writer.h"
+#include "cloth/sim/flutter.h"
 #include "cloth/sim/names.h"
 #include "cloth/sim/stats.h"
 #include "run_stats.h"
@@ -23,6 +24,9 @@ using Clock = std::chrono::steady_clock;
 struct BadInput {
   std::string message;
 };
+
+constexpr double kFlutterSettle = 1.0;    // s before a flag's flutter is recorded
+constexpr double kFlutterSample = 0.005;  // s between samples
 
 double seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
@@ -88,12 +92,17 @@ class FrameExporter {
   FrameExporter(fs::path dir, bool force, detail::DetailSettings detail)
       : dir_(std::move(dir)), force_(force), detail_(detail) {}
 
+  // The comment names what an analysis of the frames needs: the grid of the surface and the key spacing.
   config::Status write(const sim::Cloth& c, long long frame, double time) {
     refiner_.refine(c, detail_, time, mesh_);
     const io::ObjMesh obj{mesh_.positions, mesh_.uvs, mesh_.normals, mesh_.indices};
-    return io::writeObj(
-        framePath(dir_, frame), obj, force_ ? io::Overwrite::Allowed : io::Overwrite::Never,
-        "t = " + std::to_string(time) + " s, detail " + std::string(detail::name(detail_.mode)));
+    char comment[200];
+    std::snprintf(comment, sizeof comment,
+                  "t = %.6f s, detail %s, grid %dx%d, key grid %dx%d, key spacing %.9g m", time,
+                  std::string(detail::name(detail_.mode)).c_str(), mesh_.nu, mesh_.nv, c.nu, c.nv,
+                  c.springsOf(sim::SpringFamily::Structural)[0].rest);
+    return io::writeObj(framePath(dir_, frame), obj, force_ ? io::Overwrite::Allowed : io::Overwrite::Never,
+                        comment);
   }
 
  private:
@@ -140,6 +149,10 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
   if (o.exportDir) exporter.emplace(*o.exportDir, o.force, settings.detail);
   RunStats run{settings.scene.name, std::string(sim::name(settings.scene.params.solver.integrator)), steps,
                h};
+  // A flag's free edge, every 5 ms after a 1 s settle (Kang Fig. 7's flutter).
+  std::optional<sim::FlutterRecorder> flutter;
+  if (settings.scene.pinFirstColumn) flutter.emplace();
+  const long long flutterEvery = std::max(1LL, std::llround(kFlutterSample / h));
   const auto start = Clock::now();
   for (long long i = 0; i <= steps; ++i) {
     if (exporter && i % every == 0) {
@@ -152,7 +165,10 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
     const auto t0 = Clock::now();
     simulation.step();
     run.stepSeconds += seconds(Clock::now() - t0);
+    if (flutter && simulation.time() >= kFlutterSettle && (i + 1) % flutterEvery == 0)
+      flutter->sample(simulation.cloth());
   }
+  if (flutter && flutter->samples() >= 4) run.flutter = flutter->stats(flutterEvery * h);
   run.wallSeconds = seconds(Clock::now() - start);
   run.simSeconds = simulation.time();
   if (simulation.recoveries() > 0)

@@ -32,6 +32,12 @@ std::string statsJson(const RunStats& run, const sim::Simulation& sim) {
   // JSON has no NaN: non-finite measurements are reported as null.
   auto number = [&](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   j["max_strain"] = number(sim::maxStrain(c, sim::SpringFamily::Structural));
+  j["max_shear_strain"] = number(sim::maxStrain(c, sim::SpringFamily::Shear));
+  if (run.flutter)
+    j["flutter"] = {{"dominant_hz", run.flutter->dominantHz},
+                    {"power_below_20hz", run.flutter->powerBelow},
+                    {"peak_to_peak_m", run.flutter->peakToPeak},
+                    {"seconds", run.flutter->seconds}};
   j["kinetic_energy"] = number(sim::kineticEnergy(c));
   j["bbox_min"] = finite ? vec3(box.lo) : nlohmann::json(nullptr);
   j["bbox_max"] = finite ? vec3(box.hi) : nlohmann::json(nullptr);

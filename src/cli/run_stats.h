@@ -1,7 +1,10 @@
 #pragma once
 // The statistics clothsim reports with --stats, as one JSON object.
 
+#include <optional>
 #include <string>
+
+#include "cloth/sim/flutter.h"
 
 #include "cloth/sim/simulation.h"
 
@@ -13,8 +16,9 @@ struct RunStats {
   long long steps = 0;
   double h = 0;  ///< s
   double simSeconds = 0;
-  double wallSeconds = 0;  ///< whole run, exports included
-  double stepSeconds = 0;  ///< time inside Simulation::step only
+  double wallSeconds = 0;                    ///< whole run, exports included
+  double stepSeconds = 0;                    ///< time inside Simulation::step only
+  std::optional<sim::FlutterStats> flutter;  ///< a flag's free edge, after a 1 s settle
 };
 
 /// JSON text of the run: the fields above plus the final state's measurements.
