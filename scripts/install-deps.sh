@@ -11,7 +11,7 @@ packages=(
   # the viewer: window, GL loader, UI; Mesa's software GL and EGL for machines without a GPU
   libglfw3-dev libepoxy-dev libimgui-dev libgl1-mesa-dri libegl-mesa0
   # end-to-end tests: a real X display, mouse and keys, screenshots, JSON checks, OBJ import
-  xvfb xauth xdotool imagemagick python3 assimp-utils
+  xvfb xauth xdotool imagemagick fonts-dejavu-core python3 assimp-utils
   # fuzzing: clang with libFuzzer; the format check
   clang libclang-rt-14-dev clang-format
 )

@@ -11,7 +11,7 @@ struct OrbitCamera {
   glm::vec3 target{0, 1, 0};  ///< m
   float distance = 3.0f;      ///< m
   float yaw = 0.45f;          ///< rad, rotation about +y; 0 looks along -z
-  float pitch = 0.22f;        ///< rad, positive looks down
+  float pitch = 0.4f;         ///< rad, positive looks down
   float fovY = 0.8f;          ///< rad
   float nearPlane = 0.01f;    ///< m
   float farPlane = 100.0f;    ///< m

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Renders the README's figures with the real viewer: the paper figures this project reproduces into
+# assets/figures/, the viewer itself into assets/screenshots/, and prints the measurements their
+# captions quote. Needs a build (scripts/run.sh or scripts/test.sh) and the test packages (xvfb,
+# xdotool, imagemagick, python3).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+clothview=build/release/src/app/clothview
+clothsim=build/release/src/cli/clothsim
+figures=assets/figures
+screens=assets/screenshots
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$figures" "$screens"
+
+shot() {  # shot NAME ARGS...: the last frame of a headless 640x400 run
+  local name=$1
+  shift
+  env -u DISPLAY "$clothview" --headless --width 640 --height 400 --force --screenshot "$tmp/$name.png" "$@" \
+    >/dev/null 2>&1
+}
+
+sequence() {  # sequence NAME FPS FIRST COUNT ARGS...: COUNT frames from frame FIRST of a 640x400 recording
+  local name=$1 fps=$2 first=$3 count=$4
+  shift 4
+  local seconds
+  seconds=$(python3 -c "print(($first + $count) / $fps)")
+  env -u DISPLAY "$clothview" --headless --width 640 --height 400 --fps "$fps" --seconds "$seconds" \
+    --record "$tmp/$name" "$@" >/dev/null 2>&1
+  for ((k = 0; k < count; ++k)); do
+    cp "$(printf '%s/%s/recording_0001/frame_%06d.png' "$tmp" "$name" $((first + k)))" "$tmp/$name-$k.png"
+  done
+}
+
+tile() {  # tile OUTPUT COLUMNS IMAGES...: labelled (a), (b), ... like the papers' figures
+  local out=$1 columns=$2
+  shift 2
+  local labelled=() k=0
+  for image in "$@"; do
+    local letter
+    letter=$(printf "\\x$(printf %x $((97 + k)))")
+    convert "$image" -gravity SouthWest -font DejaVu-Sans -pointsize 22 -fill black -annotate +10+8 "($letter)" "$tmp/label-$k.png"
+    labelled+=("$tmp/label-$k.png")
+    k=$((k + 1))
+  done
+  montage "${labelled[@]}" -tile "${columns}x" -geometry 480x300+3+3 "$out"
+}
+
+# Kang Fig. 2: key (red), frame (green) and internal (blue) nodes over the key wireframe.
+shot fig2 --scene flag --seconds 2 --camera 25,10,1.0 --show wireframe,nodes,no-wind --set detail=spline \
+  --set refine=4
+cp "$tmp/fig2.png" "$figures/kang-fig2-node-kinds.png"
+
+# Kang Fig. 7: the flag in a 40 m/s wind, five frames 1/30 s apart after 2 s.
+sequence fig7 30 60 5 --scene flag
+tile "$figures/kang-fig7-flag.png" 5 "$tmp"/fig7-{0..4}.png
+
+# Kang Fig. 9: the same moment as a smooth and as a wrinkled spline surface.
+for detail in spline wrinkled; do
+  shot "fig9-$detail" --scene hang-vertical --seconds 3 --camera 20,5,1.2 --set detail=$detail --show no-pins
+done
+tile "$figures/kang-fig9-spline-wrinkled.png" 2 "$tmp"/fig9-spline.png "$tmp"/fig9-wrinkled.png
+
+# Kang Fig. 10: the flag waved in still air, over one stroke of the hand.
+sequence fig10 8 16 5 --scene waving-flag
+tile "$figures/kang-fig10-waving-flag.png" 5 "$tmp"/fig10-{0..4}.png
+
+# Hadap Fig. 13: the strain view (blue compressed, red stretched); and Hadap's modulated wrinkles.
+shot strain --scene ball --seconds 3 --camera 35,35,1.6 --show strain,no-ground
+shot hadap --scene ball --seconds 3 --camera 35,35,1.6 --set detail=hadap --show no-ground
+tile "$figures/hadap-fig13-strain-and-wrinkles.png" 2 "$tmp"/strain.png "$tmp"/hadap.png
+
+# Huang Figs. 3-6: each scene at its start and later, as the paper shows them.
+shot fig3a --scene hang-horizontal --seconds 0
+shot fig3b --scene hang-horizontal --seconds 0.5
+shot fig4a --scene hang-vertical --seconds 0
+shot fig4b --scene hang-vertical --seconds 3
+shot fig5a --scene free-fall --seconds 0.2
+shot fig5b --scene free-fall --seconds 3
+shot fig6a --scene ball --seconds 0.3
+shot fig6b --scene ball --seconds 3
+tile "$figures/huang-fig3-6.png" 4 "$tmp"/fig3a.png "$tmp"/fig3b.png "$tmp"/fig4a.png "$tmp"/fig4b.png \
+  "$tmp"/fig5a.png "$tmp"/fig5b.png "$tmp"/fig6a.png "$tmp"/fig6b.png
+
+# The viewer itself, a corner of the curtain being dragged with the mouse (its screen position comes from
+# a state dump of the settled curtain).
+xvfb-run -a -s '-screen 0 1280x720x24' "$clothview" --scene hang-vertical --exit-after 2.5 \
+  --dump-state "$tmp/rest.json" >/dev/null 2>&1
+read -r cx cy < <(python3 -c "import json; d = json.load(open('$tmp/rest.json')); \
+print('%d %d' % tuple(d['screen'][d['nu'] * d['nv'] - 1]))")
+xvfb-run -a -s '-screen 0 1280x720x24' bash -c "
+  '$clothview' --scene hang-vertical --exit-after 6 &
+  pid=\$!; xdotool search --sync --name clothview >/dev/null; sleep 2.5
+  xdotool mousemove $cx $cy; sleep 0.2; xdotool mousedown 1; sleep 0.2
+  for i in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove \$(($cx + 12 * i)) \$(($cy - 12 * i)); sleep 0.05; done
+  sleep 1.2; import -window root '$tmp/drag.png'; wait \$pid; xdotool mouseup 1" >/dev/null 2>&1
+convert "$tmp/drag.png" -resize 960x540 "$screens/drag.png"
+for f in "$figures"/*.png "$screens"/*.png; do convert "$f" +dither -colors 256 "PNG8:$f"; done  # small files
+
+# What the captions quote.
+echo "measurements:"
+"$clothsim" --scene flag --seconds 4 --stats - | python3 -c "import json, sys; f = json.load(sys.stdin)['flutter']; \
+print('  flag: flutter %.2f Hz, %.1f %% of the power below 20 Hz, %.2f m peak to peak' % \
+(f['dominant_hz'], 100 * f['power_below_20hz'], f['peak_to_peak_m']))"
+for scene in hang-vertical waving-flag; do
+  for detail in spline wrinkled; do
+    "$clothsim" --scene $scene --detail $detail --refine 5 --seconds 3 --export-obj "$tmp/w-$scene-$detail" >/dev/null
+  done
+  echo "  $scene: $(scripts/analyze-frames.py wrinkles "$tmp/w-$scene-spline" "$tmp/w-$scene-wrinkled")"
+done
+ls -la "$figures" "$screens"
