@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "app.h"
-#include "headless_context.h"
+#include "cloth/render/headless_context.h"
 
 namespace cloth::app {
 namespace {
@@ -21,7 +21,7 @@ void printProgress(long long done, long long total) {
 }  // namespace
 
 int App::runHeadless() {
-  HeadlessContext context;
+  render::HeadlessContext context;
   if (auto st = context.create(); !st) {
     std::cerr << "clothview: cannot render headless: " << st.message() << "\n";
     return kExitFailure;

@@ -6,7 +6,6 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/grid.h"
-#include "cloth/sim/grid_normals.h"
 #include "cloth/sim/wind.h"
 #include "test_helpers.h"
 
@@ -75,25 +74,6 @@ TEST_CASE("wind: gusts vary the wind about its mean and steady wind stays consta
   CHECK(lo >= 10 * (1 - 0.5) - 1e-9);
   CHECK(hi <= 10 * (1 + 0.5) + 1e-9);
   CHECK(hi - lo > 2.0);
-}
-
-TEST_CASE("grid_normals: node normals of a flat grid are unit and face the front") {
-  for (Orientation o : {Orientation::Vertical, Orientation::Horizontal}) {
-    GridSpec spec = GridSpec::fromSpacing(5, 4, 0.1);
-    spec.orientation = o;
-    Cloth c = buildGrid(spec, 0.01);
-    std::vector<Vec3> n(c.nodeCount());
-    gridNormals<Vec3>(c.nu, c.nv, c.x, n);
-    const Vec3 front = o == Orientation::Vertical ? Vec3(0, 0, 1) : Vec3(0, 1, 0);
-    for (std::size_t i = 0; i < c.nodeCount(); ++i) CHECK(glm::dot(n[i], front) == Approx(1.0));
-    // Bent cloth: the grid normals agree with the triangles' own normals.
-    for (std::size_t i = 0; i < c.nodeCount(); ++i) c.x[i] += 0.05 * std::sin(7.0 * c.uv[i].x) * front;
-    gridNormals<Vec3>(c.nu, c.nv, c.x, n);
-    for (const Triangle& t : c.triangles) {
-      const Vec3 face = glm::normalize(glm::cross(c.x[t.v[1]] - c.x[t.v[0]], c.x[t.v[2]] - c.x[t.v[0]]));
-      for (NodeIndex v : t.v) CHECK(glm::dot(n[v], face) > 0.5);
-    }
-  }
 }
 
 TEST_CASE(

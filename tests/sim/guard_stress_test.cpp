@@ -19,7 +19,7 @@ int caseCount() {
 }
 }  // namespace
 
-TEST_CASE("stress: random parameters over the documented ranges never leave a non-finite state") {
+TEST_CASE("guard: random parameters over the documented ranges never leave a non-finite state") {
   std::mt19937 rng(20261122);
   long long steps = 0, recoveries = 0, escaped = 0;
   const int cases = caseCount();

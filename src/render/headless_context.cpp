@@ -1,10 +1,10 @@
-#include "headless_context.h"
+#include "cloth/render/headless_context.h"
 
 #include <string>
 
 #include <epoxy/egl.h>
 
-namespace cloth::app {
+namespace cloth::render {
 namespace {
 
 std::string eglError(const char* what) {
@@ -51,4 +51,4 @@ config::Status HeadlessContext::create() {
   return config::Status::success();
 }
 
-}  // namespace cloth::app
+}  // namespace cloth::render

@@ -4,7 +4,7 @@
 
 #include "cloth/config/status.h"
 
-namespace cloth::app {
+namespace cloth::render {
 
 class HeadlessContext {
  public:
@@ -20,4 +20,4 @@ class HeadlessContext {
   void* context_ = nullptr;  // EGLContext
 };
 
-}  // namespace cloth::app
+}  // namespace cloth::render
