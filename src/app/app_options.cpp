@@ -3,19 +3,12 @@
 #include <cmath>
 #include <cstdio>
 
-#include <CLI/CLI.hpp>
+#include "cloth/config/command_line.h"
 
 namespace cloth::app {
 namespace {
 
 constexpr const char* kVersion = "clothview " CLOTH_VERSION;
-
-std::string oneLine(std::string text) {
-  for (char& c : text)
-    if (c == '\n') c = ' ';
-  while (!text.empty() && text.back() == ' ') text.pop_back();
-  return text;
-}
 
 void addOptions(CLI::App& app, AppOptions& o, std::string& format) {
   app.add_option("--scene", o.scene, "Scene to open (see clothsim --list-scenes)")->default_str("flag");
@@ -63,15 +56,7 @@ std::variant<AppOptions, ExitNow> parseAppOptions(int argc, const char* const* a
   AppOptions o;
   std::string format = "png";
   addOptions(app, o, format);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    return ExitNow{0, app.help()};
-  } catch (const CLI::CallForVersion&) {
-    return ExitNow{0, std::string(kVersion) + "\n"};
-  } catch (const CLI::ParseError& e) {
-    return ExitNow{2, "clothview: error: " + oneLine(e.what()) + " (see --help)\n"};
-  }
+  if (auto exit = config::parseOrExit(app, argc, argv, "clothview", kVersion)) return *exit;
   o.format = format == "mp4" ? CaptureFormat::Mp4 : CaptureFormat::Png;
   if (o.camera) {
     float yaw, pitch, distance;

@@ -7,6 +7,8 @@
 #include <variant>
 #include <vector>
 
+#include "cloth/config/command_line.h"
+
 namespace cloth::app {
 
 enum class CaptureFormat { Png, Mp4 };
@@ -35,10 +37,7 @@ struct AppOptions {
   bool force = false;                 ///< allow --screenshot / --dump-state to replace files
 };
 
-struct ExitNow {
-  int code = 0;
-  std::string text;  ///< ends with a newline: stdout if code == 0, stderr otherwise
-};
+using config::ExitNow;
 
 std::variant<AppOptions, ExitNow> parseAppOptions(int argc, const char* const* argv);
 

@@ -1,6 +1,6 @@
 #include "cli_options.h"
 
-#include <CLI/CLI.hpp>
+#include "cloth/config/command_line.h"
 
 namespace cloth::cli {
 namespace {
@@ -26,13 +26,6 @@ void addOptions(CLI::App& app, CliOptions& o, bool& listScenes, bool& listParams
   app.set_version_flag("--version", kVersion);
 }
 
-std::string oneLine(std::string text) {
-  for (char& c : text)
-    if (c == '\n') c = ' ';
-  while (!text.empty() && text.back() == ' ') text.pop_back();
-  return text;
-}
-
 }  // namespace
 
 std::variant<CliOptions, ExitNow> parseCommandLine(int argc, const char* const* argv) {
@@ -41,15 +34,7 @@ std::variant<CliOptions, ExitNow> parseCommandLine(int argc, const char* const* 
   CliOptions o;
   bool listScenes = false, listParams = false;
   addOptions(app, o, listScenes, listParams);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    return ExitNow{0, app.help()};
-  } catch (const CLI::CallForVersion&) {
-    return ExitNow{0, std::string(kVersion) + "\n"};
-  } catch (const CLI::ParseError& e) {
-    return ExitNow{2, "clothsim: error: " + oneLine(e.what()) + " (see --help)\n"};
-  }
+  if (auto exit = config::parseOrExit(app, argc, argv, "clothsim", kVersion)) return *exit;
   if (o.seconds && o.steps)
     return ExitNow{2, "clothsim: error: give either --seconds or --steps, not both\n"};
   if (o.every < 0) return ExitNow{2, "clothsim: error: --every must be a positive number of steps\n"};

@@ -7,6 +7,8 @@
 #include <variant>
 #include <vector>
 
+#include "cloth/config/command_line.h"
+
 namespace cloth::cli {
 
 enum class Action { Run, ListScenes, ListParams };
@@ -26,11 +28,7 @@ struct CliOptions {
   bool force = false;                    ///< allow replacing existing files
 };
 
-/// Parsing either yields options or says to exit now with a code and text (help, version, error).
-struct ExitNow {
-  int code = 0;
-  std::string text;  ///< ends with a newline: for stdout if code == 0, else a one-line error for stderr
-};
+using config::ExitNow;
 
 std::variant<CliOptions, ExitNow> parseCommandLine(int argc, const char* const* argv);
 
