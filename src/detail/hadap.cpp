@@ -39,7 +39,7 @@ InverseDeformation inverseDeformation(const LocalTriangle& rest, const LocalTria
 double modulationFactor(const WrinkleCoefficients& c, const InverseDeformation& t) {
   const double scale = std::abs(c.c1) + std::abs(c.c3);  // C4 compared with the triangle's own size
   if (!(c.c4 > 1e-12 * scale)) return 1;                 // constant pattern: nothing to modulate
-  return 1 - (c.c1 * (t.a - 1) + c.c2 * t.b + c.c3 * (t.d - 1)) / c.c4;
+  return 1 - (c.c1 * (t.a - 1) + c.c2 * t.b + c.c3 * (t.d - 1)) / c.c4;  // Hadap eq. 5
 }
 
 float transformModulation(double h, const HadapSettings& s) {

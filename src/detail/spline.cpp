@@ -53,7 +53,7 @@ float wrinkleAmplitude(float l0, float distance, float c, WrinkleAmplitude mode)
 float wrinkleOffset(float t, float l0, float distance, float c, float amplitude) {
   if (!wrinkles(l0, distance)) return 0;
   const float f = c * (l0 - distance) / l0;
-  return weight(t) * amplitude * std::sin(f * t);
+  return weight(t) * amplitude * std::sin(f * t);  // Kang eq. 14
 }
 
 }  // namespace cloth::detail

@@ -23,13 +23,13 @@ Vec3 kangDrag(const Vec3& n, const Vec3& u, Real kD) {
   const Real speed = glm::length(u);
   if (speed < kStill) return Vec3(0);
   const Vec3 uHat = u / speed;
-  return -kD * std::abs(glm::dot(n, uHat)) * speed * speed * uHat;
+  return -kD * std::abs(glm::dot(n, uHat)) * speed * speed * uHat;  // Kang eq. 17
 }
 
 Vec3 kangLift(const Vec3& n, const Vec3& u, Real kL) {
   const Real speed = glm::length(u);
   if (speed < kStill) return Vec3(0);
-  return kL * speed * speed * liftDirectionTimesCos(n, u / speed);  // K_L cos(theta) |u|^2 U / |U|
+  return kL * speed * speed * liftDirectionTimesCos(n, u / speed);  // Kang eq. 19: K_L cos(theta) |u|^2 U / |U|
 }
 
 Vec3 plateLift(const Vec3& n, const Vec3& u, Real kL) {
