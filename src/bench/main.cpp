@@ -1,6 +1,7 @@
 // clothbench: speed of the simulation and refinement core, as a readable table (and JSON).
 //   clothbench [--quick] [--json FILE]
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +12,7 @@
 
 #include "cloth/io/safe_file.h"
 #include "cloth/sim/names.h"
+#include "large_steps.h"
 #include "refine_bench.h"
 #include "sim_bench.h"
 #include "soak.h"
@@ -22,8 +24,11 @@ using nlohmann::json;
 
 constexpr int kWindowSteps = 40;  // each step sample: 0.04 s of simulated time at h = 1 ms
 
+constexpr const char* kSections[] = {"steps", "stability", "refine", "large-steps"};
+
 struct Options {
   bool quick = false;
+  std::string only;  ///< one section, or all
   long long soakSteps = 0;
   std::string jsonPath;
 };
@@ -36,10 +41,13 @@ bool parse(int argc, char** argv, Options& o) {
       o.jsonPath = argv[++i];
     else if (std::strcmp(argv[i], "--soak") == 0 && i + 1 < argc)
       o.soakSteps = std::atoll(argv[++i]);
+    else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+      o.only = argv[++i];
     else
       return false;
   }
-  return true;
+  return o.only.empty() ||
+         std::find(std::begin(kSections), std::end(kSections), o.only) != std::end(kSections);
 }
 
 json stepTable(const Options& o) {
@@ -98,6 +106,26 @@ json stabilityTable(const Options& o) {
   return out;
 }
 
+json largeStepsTable(const Options& o) {
+  std::printf("\nlarge steps (one thread; every figure against its target)\n");
+  json out = json::array();
+  for (const bench::LargeStepRow& r : bench::largeStepRows(o.quick)) {
+    if (r.comparison)
+      std::printf("  %-110s %9.4g %-2s  (for comparison)\n", r.name.c_str(), r.value, r.unit.c_str());
+    else
+      std::printf("  %-110s %9.4g %-2s  target %s %g  %s\n", r.name.c_str(), r.value, r.unit.c_str(),
+                  r.atMost ? "<=" : ">=", r.target, r.met() ? "met" : "NOT MET");
+    out.push_back({{"name", r.name},
+                   {"value", r.value},
+                   {"unit", r.unit},
+                   {"target", r.target},
+                   {"at_most", r.atMost},
+                   {"comparison", r.comparison},
+                   {"met", r.met()}});
+  }
+  return out;
+}
+
 json refineTable(const Options& o) {
   std::printf("\nrefinement (ball scene 32x32 key nodes, r = 8; median)\n");
   std::printf("%-18s %9s %3s %12s %10s %8s\n", "mode", "key nodes", "r", "render nodes", "median ms",
@@ -133,7 +161,9 @@ int runSoak(long long steps) {
 int main(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, o)) {
-    std::fprintf(stderr, "usage: clothbench [--quick] [--json FILE] | --soak STEPS\n");
+    std::fprintf(stderr,
+                 "usage: clothbench [--quick] [--only steps|stability|refine|large-steps] [--json FILE] |"
+                 " --soak STEPS\n");
     return 2;
   }
   if (!o.jsonPath.empty())
@@ -147,9 +177,11 @@ int main(int argc, char** argv) {
   if (o.soakSteps > 0) return runSoak(o.soakSteps);
   json report;
   report["quick"] = o.quick;
-  report["steps"] = stepTable(o);
-  report["stability"] = stabilityTable(o);
-  report["refine"] = refineTable(o);
+  auto wanted = [&](const char* section) { return o.only.empty() || o.only == section; };
+  if (wanted("steps")) report["steps"] = stepTable(o);
+  if (wanted("stability")) report["stability"] = stabilityTable(o);
+  if (wanted("refine")) report["refine"] = refineTable(o);
+  if (wanted("large-steps")) report["large_steps"] = largeStepsTable(o);
   if (!o.jsonPath.empty()) {
     if (auto st = io::writeFileAtomically(o.jsonPath, report.dump(2) + "\n", io::Overwrite::Allowed); !st) {
       std::fprintf(stderr, "clothbench: %s\n", st.message().c_str());

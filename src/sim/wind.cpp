@@ -29,7 +29,8 @@ Vec3 kangDrag(const Vec3& n, const Vec3& u, Real kD) {
 Vec3 kangLift(const Vec3& n, const Vec3& u, Real kL) {
   const Real speed = glm::length(u);
   if (speed < kStill) return Vec3(0);
-  return kL * speed * speed * liftDirectionTimesCos(n, u / speed);  // Kang eq. 19: K_L cos(theta) |u|^2 U / |U|
+  return kL * speed * speed *
+         liftDirectionTimesCos(n, u / speed);  // Kang eq. 19: K_L cos(theta) |u|^2 U / |U|
 }
 
 Vec3 plateLift(const Vec3& n, const Vec3& u, Real kL) {

@@ -1,0 +1,174 @@
+#include "large_steps.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/config/param_table.h"
+#include "cloth/config/settings.h"
+#include "cloth/sim/flutter.h"
+#include "cloth/sim/stats.h"
+
+namespace cloth::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kFrame = 1.0 / 60;
+
+config::Settings scene(const char* name, std::initializer_list<const char*> assignments) {
+  config::Settings s = *config::settingsForScene(name);
+  for (const char* a : assignments) (void)config::applyAssignment(s, a);
+  return s;
+}
+
+struct Run {
+  sim::Simulation sim;
+  double msPerStep = 0;
+};
+
+Run run(const config::Settings& s, double seconds) {
+  Run r{sim::instantiate(s.scene)};
+  long long steps = 0;
+  const auto start = Clock::now();
+  while (r.sim.time() < seconds - 1e-9) r.sim.step(), ++steps;
+  r.msPerStep = std::chrono::duration<double, std::milli>(Clock::now() - start).count() / double(steps);
+  return r;
+}
+
+double meanHeight(const sim::Cloth& c) {
+  double y = 0;
+  for (const sim::Vec3& p : c.x) y += p.y;
+  return y / double(c.nodeCount());
+}
+
+double restDiagonal(const sim::Cloth& c) {
+  const sim::Aabb b = sim::boundsOf(c.restX);
+  return glm::length(b.hi - b.lo);
+}
+
+// Free fall with the air off: the drop in 0.4 s against a free particle's g t^2 / 2.
+LargeStepRow freeFall(const char* how, std::initializer_list<const char*> assignments) {
+  config::Settings s = scene("free-fall", assignments);
+  s.scene.params.wind.dragCoefficient = s.scene.params.wind.liftCoefficient = 0;
+  s.scene.params.solver.h = kFrame;
+  sim::Simulation sim = sim::instantiate(s.scene);
+  const double start = meanHeight(sim.cloth());
+  while (sim.time() < 0.4 - 1e-9) sim.step();
+  const double drop = start - meanHeight(sim.cloth()),
+               particle = 0.5 * sim::kGravity * sim.time() * sim.time();
+  return {std::string("free-fall at h = 1/60 s, air off: drop in 0.4 s / free particle's, ") + how,
+          100 * drop / particle, "%", 97, false};
+}
+
+// The hanging curtain at 60 Hz against implicit Euler with the exact Jacobian at 1 ms, at t = 3 s.
+std::vector<LargeStepRow> hangingAgainstReference() {
+  const Run reference =
+      run(scene("hang-vertical", {"integrator=implicit-cg", "h=0.001", "cg_iterations=200"}), 3);
+  const Run ours = run(scene("hang-vertical", {}), 3);
+  const sim::Cloth &a = reference.sim.cloth(), &b = ours.sim.cloth();
+  double mean = 0;
+  for (std::size_t i = 0; i < a.nodeCount(); ++i) mean += glm::length(a.x[i] - b.x[i]);
+  mean /= double(a.nodeCount());
+  const sim::Aabb ba = sim::boundsOf(a.x), bb = sim::boundsOf(b.x);
+  const double box = std::max(glm::length(ba.lo - bb.lo), glm::length(ba.hi - bb.hi)), size = restDiagonal(a);
+  return {{"hang-vertical at 1/60 s vs implicit-cg at 1 ms, t = 3 s: mean node distance / cloth diagonal",
+           100 * mean / size, "%", 2, true},
+          {"hang-vertical at 1/60 s vs implicit-cg at 1 ms, t = 3 s: bounding box corners / cloth diagonal",
+           100 * box / size, "%", 2, true}};
+}
+
+// The same cloth at several resolutions: the drape's spread and the flag's flutter frequency.
+std::vector<LargeStepRow> resolution(const std::vector<int>& grids) {
+  double lowest = 1e9, highest = -1e9, size = 1, slowest = 1e9, fastest = 0;
+  for (int g : grids) {
+    const std::string grid = "grid=" + std::to_string(g) + "x" + std::to_string(g);
+    const Run hang = run(scene("hang-vertical", {grid.c_str()}), 3);
+    const double low = sim::boundsOf(hang.sim.cloth().x).lo.y;
+    lowest = std::min(lowest, low), highest = std::max(highest, low), size = restDiagonal(hang.sim.cloth());
+    config::Settings flag = scene("flag", {grid.c_str()});
+    sim::Simulation s = sim::instantiate(flag.scene);
+    sim::FlutterRecorder recorder;
+    const long long every = std::max(1LL, std::llround(0.005 / flag.scene.params.solver.h));
+    for (long long step = 1; s.time() < 3.0 - 1e-9; ++step) {
+      s.step();
+      if (s.time() >= 1.0 && step % every == 0) recorder.sample(s.cloth());
+    }
+    const double hz = recorder.stats(double(every) * flag.scene.params.solver.h).dominantHz;
+    slowest = std::min(slowest, hz), fastest = std::max(fastest, hz);
+  }
+  std::string which;
+  for (int g : grids) which += (which.empty() ? "" : ", ") + std::to_string(g) + "^2";
+  return {{"hanging drape at " + which + ": spread of the lowest point / cloth diagonal",
+           100 * (highest - lowest) / size, "%", 5, true},
+          {"flag flutter frequency at " + which + ": (fastest - slowest) / slowest",
+           100 * (fastest - slowest) / slowest, "%", 30, true}};
+}
+
+// The flag on a fine grid in its wind: strain after a 1 s settle, and the cost of a step.
+std::vector<LargeStepRow> fineFlag(int g, double seconds) {
+  config::Settings flag = scene("flag", {("grid=" + std::to_string(g) + "x" + std::to_string(g)).c_str()});
+  sim::Simulation s = sim::instantiate(flag.scene);
+  double strain = 0, ms = 0;
+  long long steps = 0;
+  while (s.time() < 1.0 + seconds - 1e-9) {
+    const auto start = Clock::now();
+    s.step();
+    if (s.time() < 1.0) continue;
+    ms += std::chrono::duration<double, std::milli>(Clock::now() - start).count(), ++steps;
+    strain = std::max({strain, sim::maxStrain(s.cloth(), sim::SpringFamily::Structural),
+                       sim::maxStrain(s.cloth(), sim::SpringFamily::Shear)});
+  }
+  const std::string name = "flag at " + std::to_string(g) + "^2 in its wind";
+  return {{name + ": largest strain after 1 s (tau = 0.1)", strain, "", flag.scene.params.material.tau + 1e-3,
+           true},
+          {name + ": ms per step (h = 1 ms)", ms / double(steps), "ms", 1.5, true}};
+}
+
+// The hanging curtain on a fine grid at one step per 60 Hz frame.
+LargeStepRow fineHanging(int g, const char* how, std::initializer_list<const char*> assignments) {
+  config::Settings s = scene("hang-vertical", assignments);
+  (void)config::applyAssignment(s, ("grid=" + std::to_string(g) + "x" + std::to_string(g)).c_str());
+  const Run r = run(s, 1.0);
+  return {"hang-vertical at " + std::to_string(g) + "^2, h = 1/60 s, " + how + ": ms per step", r.msPerStep,
+          "ms", 1, true};
+}
+
+// Folding: a horizontal cloth held at two corners falls; its drop in 0.4 s against the exact reference.
+LargeStepRow folding(const char* how, std::initializer_list<const char*> assignments) {
+  const Run reference =
+      run(scene("hang-horizontal", {"integrator=implicit-cg", "h=0.001", "cg_iterations=200"}), 0.4);
+  const Run r = run(scene("hang-horizontal", assignments), 0.4);
+  const double start = 1.6;  // the cloth's rest height
+  const double ratio = (start - meanHeight(r.sim.cloth())) / (start - meanHeight(reference.sim.cloth()));
+  return {std::string("hang-horizontal folding at 1/60 s, ") + how + ": drop in 0.4 s / exact at 1 ms (" +
+              std::to_string(r.msPerStep).substr(0, 5) + " ms per step)",
+          100 * ratio, "%", 95, false};
+}
+
+}  // namespace
+
+std::vector<LargeStepRow> largeStepRows(bool quick) {
+  std::vector<LargeStepRow> rows;
+  rows.push_back(freeFall("Kang's single Jacobi iteration", {"integrator=approx-implicit", "solver=jacobi"}));
+  rows.back().comparison = true;
+  rows.push_back(freeFall("multigrid", {"integrator=approx-implicit", "solver=multigrid"}));
+  rows.push_back(freeFall("the scene's default", {}));
+  for (const LargeStepRow& r : hangingAgainstReference()) rows.push_back(r);
+  for (const LargeStepRow& r :
+       resolution(quick ? std::vector<int>{10, 20} : std::vector<int>{10, 20, 40, 80}))
+    rows.push_back(r);
+  rows.push_back(folding("Kang's system converged (multigrid)", {"integrator=approx-implicit"}));
+  rows.back().comparison = true;
+  rows.push_back(folding("exact Jacobian, 4 multigrid-preconditioned CG iterations (default)", {}));
+  for (const LargeStepRow& r : fineFlag(quick ? 40 : 100, quick ? 0.2 : 1.0)) rows.push_back(r);
+  const int fine = quick ? 40 : 100;
+  rows.push_back(fineHanging(fine, "Kang's system, multigrid", {"integrator=approx-implicit"}));
+  rows.push_back(fineHanging(fine, "exact Jacobian, multigrid CG (default)", {}));
+  rows.back().comparison = true;
+  return rows;
+}
+
+}  // namespace cloth::bench

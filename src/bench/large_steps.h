@@ -1,0 +1,24 @@
+#pragma once
+// The "large steps" section of clothbench: what a converged implicit solve buys at a 60 Hz step,
+// and what the stretch limiting costs on fine grids. Each row is a target of README, "Large steps".
+
+#include <string>
+#include <vector>
+
+namespace cloth::bench {
+
+/// One measured figure against its target.
+struct LargeStepRow {
+  std::string name;  ///< what is measured, and how
+  double value = 0;
+  std::string unit;
+  double target = 0;
+  bool atMost = true;       ///< the target is an upper bound (else a lower one)
+  bool comparison = false;  ///< shown for comparison (the paper's method, a cheaper option): no target
+  bool met() const { return comparison || (atMost ? value <= target : value >= target); }
+};
+
+/// Every row, from one run on one thread. `quick` uses smaller grids and shorter runs (for CI).
+std::vector<LargeStepRow> largeStepRows(bool quick);
+
+}  // namespace cloth::bench
