@@ -1,26 +1,56 @@
 #include "recorder.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
-
-#include <unistd.h>
+#include <vector>
 
 #include "cloth/view/capture_names.h"
+
+extern char** environ;
 
 namespace cloth::app {
 namespace {
 
-constexpr std::size_t kMaxQueued = 4;
+// Frames waiting for the writer: enough to ride out a slow write, few enough (6 MB at 1280 x 720
+// each) that a writer that cannot keep up slows the viewer instead of filling memory.
+constexpr std::size_t kMaxQueued = 8;
 
-std::string shellQuote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
+std::string errnoText() {
+  return std::strerror(errno);
+}
+
+// Writes all of `bytes` to `fd`, through partial writes and interruptions.
+bool writeAll(int fd, const std::uint8_t* bytes, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, bytes, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
 }
 
 }  // namespace
+
+std::vector<std::string> ffmpegArguments(int width, int height, double fps,
+                                         const std::filesystem::path& out) {
+  std::ostringstream size, rate;
+  size << width << "x" << height;
+  rate << fps;
+  return {"ffmpeg", "-nostdin", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", size.str(),
+          "-r", rate.str(), "-i", "-", "-an", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+          // yuv420p needs even sizes
+          "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-n", out.string()};
+}
 
 bool onPath(const std::string& name) {
   const char* path = std::getenv("PATH");
@@ -80,11 +110,7 @@ void Recorder::stop() {
   }
   changed_.notify_all();
   worker_.join();
-  if (pipe_) {
-    if (::pclose(pipe_) != 0 && error_.empty())
-      error_ = "ffmpeg reported an error writing " + folder_.string();
-    pipe_ = nullptr;
-  }
+  if (const std::string st = finishEncoder(); !st.empty() && error_.empty()) error_ = st;
   queue_.clear();
   active_ = false;
 }
@@ -100,6 +126,11 @@ std::string Recorder::error() const {
 }
 
 void Recorder::run() {
+  // A write into the pipe of an ffmpeg that has gone fails with EPIPE instead of killing the viewer.
+  sigset_t pipeSignal;
+  sigemptyset(&pipeSignal);
+  sigaddset(&pipeSignal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipeSignal, nullptr);
   for (;;) {
     io::Image frame;
     long long index = 0;
@@ -125,24 +156,57 @@ void Recorder::run() {
   }
 }
 
-config::Status Recorder::openPipe(const io::Image& first) {
-  std::ostringstream cmd;
-  cmd << "ffmpeg -loglevel error -f rawvideo -pix_fmt rgb24 -s " << first.width << "x" << first.height
-      << " -r " << fps_ << " -i - -an -c:v libx264 -pix_fmt yuv420p -vf pad=ceil(iw/2)*2:ceil(ih/2)*2 "
-      << shellQuote((folder_ / "recording.mp4").string());
-  pipe_ = ::popen(cmd.str().c_str(), "w");
-  if (!pipe_) return config::Status::failure("cannot start ffmpeg: " + std::string(std::strerror(errno)));
+// ffmpeg reads raw frames from a pipe. It is started with an argument vector, no shell: nothing in
+// the arguments or the path is interpreted.
+config::Status Recorder::startEncoder(const io::Image& first) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return config::Status::failure("cannot start ffmpeg: " + errnoText());
+  const std::vector<std::string> args =
+      ffmpegArguments(first.width, first.height, fps_, folder_ / "recording.mp4");
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);  // dup2 clears close-on-exec
+  pid_t pid = 0;
+  const int spawned = ::posix_spawnp(&pid, "ffmpeg", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[0]);
+  if (spawned != 0) {
+    ::close(fds[1]);
+    return config::Status::failure("cannot start ffmpeg: " + std::string(std::strerror(spawned)));
+  }
+  encoderPid_ = pid;
+  encoderInput_ = fds[1];
   return config::Status::success();
+}
+
+// Closes ffmpeg's input, waits for it to finish the file; the error, if it failed.
+std::string Recorder::finishEncoder() {
+  if (encoderPid_ <= 0) return {};
+  ::close(encoderInput_);
+  encoderInput_ = -1;
+  int status = 0;
+  pid_t done;
+  while ((done = ::waitpid(encoderPid_, &status, 0)) < 0 && errno == EINTR) {
+  }
+  encoderPid_ = -1;
+  if (done < 0) return "cannot wait for ffmpeg: " + errnoText();
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return "ffmpeg could not be run";
+  return "ffmpeg failed writing " + (folder_ / "recording.mp4").string() +
+         (WIFEXITED(status) ? " (exit status " + std::to_string(WEXITSTATUS(status)) + ")"
+                            : " (killed by signal " + std::to_string(WTERMSIG(status)) + ")");
 }
 
 config::Status Recorder::write(const io::Image& frame, long long index) {
   if (format_ == CaptureFormat::Png)
     return io::writePng(view::framePath(folder_, index), frame, io::Overwrite::Never);
-  if (!pipe_)
-    if (auto st = openPipe(frame); !st) return st;
-  if (std::fwrite(frame.pixels.data(), 1, frame.pixels.size(), pipe_) != frame.pixels.size())
-    return config::Status::failure("ffmpeg stopped accepting frames (" + std::string(std::strerror(errno)) +
-                                   ")");
+  if (encoderPid_ <= 0)
+    if (auto st = startEncoder(frame); !st) return st;
+  if (!writeAll(encoderInput_, frame.pixels.data(), frame.pixels.size()))
+    return config::Status::failure("ffmpeg stopped accepting frames (" + errnoText() + ")");
   return config::Status::success();
 }
 

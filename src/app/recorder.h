@@ -1,7 +1,8 @@
 #pragma once
 // Records rendered frames: numbered PNGs in a fresh numbered folder, or an MP4 through ffmpeg.
-// Frames are encoded and written on a worker thread; the first write error (unwritable folder,
-// full disk, ffmpeg gone) stops the recording and keeps the frames already written.
+// Frames are encoded and written on a worker thread, off the render thread; no frame is dropped:
+// when the queue is full, add() waits. The first write error (unwritable folder, full disk, ffmpeg
+// gone) stops the recording and keeps the frames already written.
 
 #include <condition_variable>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "app_options.h"
 #include "cloth/config/status.h"
@@ -19,6 +21,10 @@ namespace cloth::app {
 
 /// Whether an executable called `name` is on PATH.
 bool onPath(const std::string& name);
+
+/// ffmpeg's argument vector (argv[0] first) turning raw RGB frames on standard input into an H.264
+/// MP4 at `out`, never replacing a file.
+std::vector<std::string> ffmpegArguments(int width, int height, double fps, const std::filesystem::path& out);
 
 class Recorder {
  public:
@@ -43,13 +49,15 @@ class Recorder {
  private:
   void run();
   config::Status write(const io::Image& frame, long long index);
-  config::Status openPipe(const io::Image& first);
+  config::Status startEncoder(const io::Image& first);
+  std::string finishEncoder();
 
   bool active_ = false;
   CaptureFormat format_ = CaptureFormat::Png;
   double fps_ = 30;
   std::filesystem::path folder_;
-  std::FILE* pipe_ = nullptr;
+  int encoderPid_ = -1;    ///< ffmpeg, while recording MP4
+  int encoderInput_ = -1;  ///< the write end of its standard input
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;

@@ -4,27 +4,66 @@
 #include <cmath>
 #include <string>
 
+#include <png.h>
 #include <stb_image.h>
-#include <stb_image_write.h>
 
 namespace cloth::io {
 namespace {
 
-void appendBytes(void* context, void* data, int size) {
-  auto* out = static_cast<std::string*>(context);
-  out->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+void appendBytes(png_structp png, png_bytep data, png_size_t size) {
+  static_cast<std::string*>(png_get_io_ptr(png))->append(reinterpret_cast<const char*>(data), size);
+}
+
+void flushNothing(png_structp) {}
+
+int colourType(int channels) {
+  switch (channels) {
+    case 1:
+      return PNG_COLOR_TYPE_GRAY;
+    case 2:
+      return PNG_COLOR_TYPE_GRAY_ALPHA;
+    case 3:
+      return PNG_COLOR_TYPE_RGB;
+    default:
+      return PNG_COLOR_TYPE_RGB_ALPHA;
+  }
+}
+
+bool valid(const Image& image) {
+  return image.width > 0 && image.height > 0 && image.channels >= 1 && image.channels <= 4 &&
+         image.pixels.size() == static_cast<std::size_t>(image.width) * image.height * image.channels;
 }
 
 }  // namespace
 
+std::string encodePng(const Image& image) {
+  if (!valid(image)) return {};
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  png_infop info = png ? png_create_info_struct(png) : nullptr;
+  std::string out;
+  if (!info || setjmp(png_jmpbuf(png))) {  // libpng reports errors by longjmp
+    png_destroy_write_struct(&png, &info);
+    return {};
+  }
+  png_set_write_fn(png, &out, appendBytes, flushNothing);
+  png_set_compression_level(png, 1);
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+  png_set_IHDR(png, info, static_cast<png_uint_32>(image.width), static_cast<png_uint_32>(image.height), 8,
+               colourType(image.channels), PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  const std::size_t row = static_cast<std::size_t>(image.width) * image.channels;
+  for (int y = 0; y < image.height; ++y)
+    png_write_row(png, const_cast<png_bytep>(image.pixels.data() + static_cast<std::size_t>(y) * row));
+  png_write_end(png, info);
+  png_destroy_write_struct(&png, &info);
+  return out;
+}
+
 Status writePng(const std::filesystem::path& path, const Image& image, Overwrite overwrite) {
-  if (image.width <= 0 || image.height <= 0 || image.channels < 1 || image.channels > 4 ||
-      image.pixels.size() != static_cast<std::size_t>(image.width) * image.height * image.channels)
-    return Status::failure("cannot write '" + path.string() + "': invalid image");
-  std::string png;
-  const int ok = stbi_write_png_to_func(appendBytes, &png, image.width, image.height, image.channels,
-                                        image.pixels.data(), image.width * image.channels);
-  if (!ok) return Status::failure("cannot write '" + path.string() + "': PNG encoding failed");
+  if (!valid(image)) return Status::failure("cannot write '" + path.string() + "': invalid image");
+  const std::string png = encodePng(image);
+  if (png.empty()) return Status::failure("cannot write '" + path.string() + "': PNG encoding failed");
   return writeFileAtomically(path, png, overwrite);
 }
 

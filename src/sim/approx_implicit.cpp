@@ -5,6 +5,8 @@
 
 #include <glm/geometric.hpp>
 
+#include "cloth/sim/forces.h"
+
 namespace cloth::sim {
 
 void addKangViscosity(const SpringGraph& g, std::span<const Vec3> v, Real h, std::span<Vec3> force,
@@ -63,6 +65,25 @@ void approxImplicitVelocityChange(const Cloth& cloth, const SpringGraph& g, Real
     std::swap(w.guess, w.dv);
     kangUpdate(g, cloth.kind, w.forceTilde, w.diagonal, h, w.guess, w.dv, w.sum);
   }
+}
+
+StiffnessRatio stiffnessRatio(const Cloth& cloth, const Stiffness& k, Real h) {
+  const std::vector<Real> sum = nodeStiffness(cloth, k);
+  StiffnessRatio r;
+  int free = 0;
+  for (std::size_t i = 0; i < sum.size(); ++i) {
+    if (cloth.kind[i] != NodeKind::Free || !(cloth.mass[i] > 0)) continue;
+    const Real ri = h * h * sum[i] / cloth.mass[i];
+    r.mean += ri;
+    r.largest = std::max(r.largest, ri);
+    ++free;
+  }
+  if (free > 0) r.mean /= free;
+  return r;
+}
+
+Real jacobiResponse(Real r, int iterations) {
+  return 1 - std::pow(r / (1 + r), std::max(iterations, 0) + 1);
 }
 
 SparseMatrix implicitMatrix(const Cloth& cloth, const SpringGraph& g, Real h, Real c) {

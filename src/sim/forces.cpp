@@ -53,4 +53,11 @@ Stiffness stiffnessOf(const MaterialSettings& m) {
   return {m.kStructural, m.kShear, m.kBending, m.compression};
 }
 
+std::vector<Real> nodeStiffness(const Cloth& cloth, const Stiffness& k) {
+  std::vector<Real> sum(cloth.nodeCount(), 0.0);
+  for (SpringFamily f : kSpringFamilies)
+    for (const Spring& s : cloth.springsOf(f)) sum[s.a] += k.of(f), sum[s.b] += k.of(f);
+  return sum;
+}
+
 }  // namespace cloth::sim

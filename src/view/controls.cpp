@@ -1,6 +1,7 @@
 #include "cloth/view/controls.h"
 
 #include <array>
+#include <string>
 
 namespace cloth::view {
 namespace {
@@ -8,7 +9,7 @@ namespace {
 constexpr std::array<KeyBinding, 14> kBindings = {{
     {' ', "Space", Command::TogglePause, "pause / resume"},
     {'N', "N", Command::SingleStep, "single step (while paused)"},
-    {'R', "R", Command::Reset, "reset the scene"},
+    {'R', "R", Command::Reset, "reset the cloth (edited parameters stay)"},
     {'1', "1", Command::ModeKey, "render the key mesh"},
     {'2', "2", Command::ModeSpline, "render the smooth cubic spline"},
     {'3', "3", Command::ModeWrinkled, "render the wrinkled cubic spline"},
@@ -45,6 +46,18 @@ std::optional<Command> commandForKey(int key) {
 
 std::span<const GestureHelp> mouseGestures() {
   return kGestures;
+}
+
+std::string controlsText() {
+  std::string text = "Keys in the window:\n";
+  auto line = [&](std::string_view what, std::string_view help, std::size_t width) {
+    text += "  " + std::string(what) + std::string(what.size() < width ? width - what.size() : 1, ' ') +
+            std::string(help) + "\n";
+  };
+  for (const KeyBinding& b : kBindings) line(b.label, b.help, 8);
+  text += "Mouse:\n";
+  for (const GestureHelp& g : kGestures) line(g.gesture, g.help, 28);
+  return text;
 }
 
 }  // namespace cloth::view

@@ -61,3 +61,23 @@ TEST_CASE("image_io: the shipped pattern assets are what the generator makes") {
       REQUIRE(shipped.values[i] == Approx(generated.values[i]).margin(0.5 / 255 + 1e-6));
   }
 }
+
+TEST_CASE("image_io: every channel count survives a PNG round trip exactly, read by another decoder") {
+  const fs::path d = freshDir("channels");
+  for (int channels = 1; channels <= 4; ++channels) {
+    io::Image image{37, 11, channels, {}};  // odd sizes: no row padding assumed
+    for (int i = 0; i < 37 * 11 * channels; ++i)
+      image.pixels.push_back(static_cast<std::uint8_t>(i * 7 % 251));
+    const fs::path file = d / ("c" + std::to_string(channels) + ".png");
+    REQUIRE(io::writePng(file, image, io::Overwrite::Never).ok());
+    io::Image back;
+    REQUIRE(io::readImage(file, channels, back).ok());  // stb_image, not libpng
+    INFO("channels " << channels);
+    CHECK(back.width == 37);
+    CHECK(back.height == 11);
+    CHECK(back.pixels == image.pixels);
+  }
+  CHECK(io::encodePng(io::Image{4, 4, 3, std::vector<std::uint8_t>(5)}).empty());  // wrong pixel count
+  CHECK_FALSE(io::writePng(d / "bad.png", io::Image{0, 4, 3, {}}, io::Overwrite::Never).ok());
+  fs::remove_all(d);
+}

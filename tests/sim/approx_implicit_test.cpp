@@ -120,17 +120,31 @@ TEST_CASE("approx_implicit: a uniform force is scaled by (1 + 2r) / (1 + r)^2 wi
   // Kang's single Jacobi step damps rigid motion: a property of eq. 10, not of the implicit system it
   // approximates, whose exact answer to a uniform force is dv = h F / m. More iterations recover it.
   const Real m = 0.01, k = 200, h = 0.005, g = 9.81;
-  for (int iterations : {1, 400}) {
+  const Real r = h * h * k / m;
+  CHECK(jacobiResponse(r, 1) == Approx((1 + 2 * r) / ((1 + r) * (1 + r))).epsilon(1e-12));
+  for (int iterations : {1, 2, 5, 400}) {
     Cloth c = test::twoMasses(m, Vec3(0, 0, 0), Vec3(0.1, 0, 0), 0.1);
+    CHECK(stiffnessRatio(c, Stiffness{k, 0, 0}, h).mean == Approx(r));
     const std::vector<Vec3> f(2, Vec3(0, -m * g, 0));
     ApproxImplicitWork work;
     const std::vector<Vec3>& dv = velocityChange(c, Stiffness{k, 0, 0}, h, iterations, f, work);
-    const Real r = h * h * k / m;
-    const Real expected = iterations == 1 ? (1 + 2 * r) / ((1 + r) * (1 + r)) : 1.0;
     INFO("iterations " << iterations << ", r = " << r);
-    CHECK(-dv[0].y / (h * g) == Approx(expected).epsilon(1e-9));
+    CHECK(-dv[0].y / (h * g) == Approx(jacobiResponse(r, iterations)).epsilon(1e-9));
     CHECK(dv[0] == dv[1]);
   }
+  CHECK(jacobiResponse(r, 400) == Approx(1.0));
+}
+
+TEST_CASE("approx_implicit: r = h^2 sum k / m counts every spring at a node, free nodes only") {
+  Cloth c = buildGrid(GridSpec::fromSpacing(5, 5, 0.1), 0.02);
+  c.kind[0] = NodeKind::Pinned;
+  const Stiffness k{100, 30, 5};
+  const Real h = 0.01;
+  const StiffnessRatio r = stiffnessRatio(c, k, h);
+  const Real interior = h * h * 4 * (100 + 30 + 5) / 0.02;  // 4 structural, 4 shear, 4 bending springs
+  CHECK(r.largest == Approx(interior));
+  CHECK(r.mean < r.largest);  // edges and corners have fewer springs
+  CHECK(r.mean > 0.4 * r.largest);
 }
 
 TEST_CASE("approx_implicit: Jacobi iterations converge to the implicit linear-system solution") {

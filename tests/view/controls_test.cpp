@@ -26,3 +26,13 @@ TEST_CASE("controls: every documented key maps to its command and keys are uniqu
   CHECK_FALSE(commandForKey('Z').has_value());
   CHECK(mouseGestures().size() >= 5);
 }
+
+TEST_CASE("controls: the --help text lists every key and mouse gesture with its help") {
+  const std::string text = cloth::view::controlsText();
+  for (const auto& b : cloth::view::keyBindings()) {
+    CHECK(text.find(std::string(b.label)) != std::string::npos);
+    CHECK(text.find(std::string(b.help)) != std::string::npos);
+  }
+  for (const auto& g : cloth::view::mouseGestures())
+    CHECK(text.find(std::string(g.gesture)) != std::string::npos);
+}

@@ -54,6 +54,19 @@ struct ApproxImplicitWork {
 void approxImplicitVelocityChange(const Cloth& cloth, const SpringGraph& g, Real h, Real airDamping,
                                   int iterations, std::span<const Vec3> force, ApproxImplicitWork& work);
 
+/// Kang's ratio r = h^2 sum_j k_ij / m_i of how stiff a node's springs are against its inertia at
+/// step h: the cloth's mean over free nodes, and its largest.
+struct StiffnessRatio {
+  Real mean = 0;
+  Real largest = 0;
+};
+StiffnessRatio stiffnessRatio(const Cloth& cloth, const Stiffness& k, Real h);
+
+/// The fraction of the exact velocity change under a uniform force (gravity, a steady wind) that
+/// the guess of eq. 9 and `iterations` Jacobi iterations of eq. 10 give at ratio r:
+/// 1 - (r / (1 + r))^(iterations + 1), which is (1 + 2r) / (1 + r)^2 for Kang's single iteration.
+Real jacobiResponse(Real r, int iterations);
+
 /// The system matrix M + h c + h^2 L itself (diagonal d_i, off-diagonal -h^2 k_ij); rows and columns
 /// of kinematic nodes are identity, since their dv is 0.
 SparseMatrix implicitMatrix(const Cloth& cloth, const SpringGraph& g, Real h, Real c);

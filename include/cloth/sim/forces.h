@@ -38,4 +38,7 @@ void computeForces(const Cloth& cloth, const SimParams& params, Real t, ForceWor
 /// The per-family spring stiffness of the material settings.
 Stiffness stiffnessOf(const MaterialSettings& m);
 
+/// sum_j k_ij (N/m) over each node's springs, as stretched.
+std::vector<Real> nodeStiffness(const Cloth& cloth, const Stiffness& k);
+
 }  // namespace cloth::sim

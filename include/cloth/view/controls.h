@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace cloth::view {
@@ -45,5 +46,8 @@ struct GestureHelp {
   std::string_view help;
 };
 std::span<const GestureHelp> mouseGestures();
+
+/// Every key and gesture with its help, one per line, for `clothview --help`.
+std::string controlsText();
 
 }  // namespace cloth::view

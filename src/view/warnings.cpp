@@ -1,0 +1,132 @@
+#include "cloth/view/warnings.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/sim/approx_implicit.h"
+#include "cloth/sim/explicit_euler.h"
+#include "cloth/sim/forces.h"
+
+namespace cloth::view {
+namespace {
+
+std::string format(const char* pattern, auto... values) {
+  char text[512];
+  std::snprintf(text, sizeof text, pattern, values...);
+  return text;
+}
+
+double substep(const sim::SimParams& p) {
+  return p.solver.h / std::max(1, p.solver.substeps);
+}
+
+sim::StiffnessRatio ratio(const sim::Simulation& s) {
+  return sim::stiffnessRatio(s.cloth(), sim::stiffnessOf(s.params().material), substep(s.params()));
+}
+
+bool kangJacobi(const sim::SimParams& p) {
+  return p.solver.integrator == sim::Integrator::ApproxImplicit &&
+         p.solver.solver == sim::LinearSolver::Jacobi;
+}
+
+void honey(const sim::Simulation& s, std::vector<Warning>& out) {
+  const sim::SimParams& p = s.params();
+  if (p.solver.integrator != sim::Integrator::ApproxImplicit) return;
+  const double r = ratio(s).mean;
+  if (kangJacobi(p)) {
+    const double response = sim::jacobiResponse(r, p.solver.iterations);
+    if (response < kHoneyResponse)
+      out.push_back({"h", format("The cloth moves as if through honey: at r = %.3g, %d Jacobi iteration%s of "
+                                 "Kang eq. 10 give%s only %.0f %% of its response to gravity and wind. Use "
+                                 "solver = multigrid, raise iterations, or lower h.",
+                                 r, p.solver.iterations, p.solver.iterations == 1 ? "" : "s",
+                                 p.solver.iterations == 1 ? "s" : "", 100 * response)});
+  } else if (r > kSlowFoldingRatio) {
+    out.push_back(
+        {"h", format("Folds form slowly: at r = %.3g the converged step of Kang's system treats "
+                     "springs as stiff sideways too (at r = 99 a hanging cloth folds 30 %% slower). "
+                     "Lower h, or use integrator = implicit-cg for the exact spring Jacobian.",
+                     r)});
+  }
+}
+
+void explicitStep(const sim::Simulation& s, std::vector<Warning>& out) {
+  const sim::SimParams& p = s.params();
+  if (p.solver.integrator != sim::Integrator::Explicit) return;
+  const double hMax = sim::explicitStableStep(s.cloth(), sim::stiffnessOf(p.material));
+  if (substep(p) > hMax)
+    out.push_back({"h", format("h = %.3g ms is past the explicit integrator's stable step, about "
+                               "2 sqrt(m / sum k) = %.3g ms: the cloth blows up and the guard restores it. "
+                               "Lower h (or add substeps), or use integrator = approx-implicit.",
+                               1e3 * substep(p), 1e3 * hMax)});
+}
+
+void guard(long long recent, std::vector<Warning>& out) {
+  if (recent <= 0) return;
+  out.push_back({"Stats", format("The guard undid %lld step%s that blew up in the last seconds and restored "
+                                 "the cloth: lower h, soften the springs or add mass.",
+                                 recent, recent == 1 ? "" : "s")});
+}
+
+// The most stretched structural spring at each dragged node, and how far the node trails its target.
+void drag(const sim::Simulation& s, std::vector<Warning>& out) {
+  const sim::Cloth& c = s.cloth();
+  const double tau = s.params().material.tau;
+  for (const sim::Handle& handle : s.handles()) {
+    double strain = 0;
+    for (const sim::Spring& sp : c.springsOf(sim::SpringFamily::Structural))
+      if (sp.a == handle.node || sp.b == handle.node)
+        strain = std::max(strain, glm::length(c.x[sp.a] - c.x[sp.b]) / sp.rest - 1);
+    if (strain > kDragStretchFactor * tau)
+      out.push_back(
+          {"drag", format("The cloth is stretched %.0f %% next to the dragged node (tau = %.0f %%): "
+                          "drag more slowly, or raise provot_passes.",
+                          100 * strain, 100 * tau)});
+    const double lag = glm::length(handle.target - c.x[handle.node]);
+    if (lag > 0.1)
+      out.push_back({"drag", format("The dragged node is %.0f cm from the cursor: it stops where the cloth "
+                                    "can reach from its pins, and moves at most handle_speed.",
+                                    100 * lag)});
+  }
+}
+
+}  // namespace
+
+std::vector<Warning> currentWarnings(const sim::Simulation& sim, long long recentRecoveries) {
+  std::vector<Warning> out;
+  honey(sim, out);
+  explicitStep(sim, out);
+  guard(recentRecoveries, out);
+  drag(sim, out);
+  return out;
+}
+
+std::string stiffnessRatioNote(const sim::Simulation& s) {
+  const sim::SimParams& p = s.params();
+  const double r = ratio(s).mean;
+  switch (p.solver.integrator) {
+    case sim::Integrator::Explicit:
+      return format("r = h^2 sum(k) / m = %.3g. Explicit steps are stable up to about r = 4.", r);
+    case sim::Integrator::ImplicitCG:
+      return format(
+          "r = h^2 sum(k) / m = %.3g. Implicit Euler with the exact Jacobian: any r is stable; "
+          "large r damps fast motion.",
+          r);
+    case sim::Integrator::ApproxImplicit:
+      break;
+  }
+  if (kangJacobi(p))
+    return format(
+        "r = h^2 sum(k) / m = %.3g: Kang's %d Jacobi iteration%s give %.0f %% of the response to "
+        "uniform forces, 1 - (r / (1 + r))^(iterations + 1).",
+        r, p.solver.iterations, p.solver.iterations == 1 ? "" : "s",
+        100 * sim::jacobiResponse(r, p.solver.iterations));
+  return format(
+      "r = h^2 sum(k) / m = %.3g: the multigrid solve gives the full response at any r; above "
+      "r = %.0f folds form slowly (the springs act stiff sideways too).",
+      r, kSlowFoldingRatio);
+}
+
+}  // namespace cloth::view
