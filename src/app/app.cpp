@@ -6,10 +6,12 @@
 #include <imgui_impl_opengl3.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include <glm/trigonometric.hpp>
 
@@ -95,30 +97,39 @@ void App::setUpCamera(glm::vec2 viewSize, float panelWidth) {
   state_.camera.distance = distance;
 }
 
-// Shaders, patterns and the offscreen target, once a GL context is current. Antialiasing is off by
-// default on a software rasterizer, which spends half its frame on 4x MSAA.
-config::Status App::initRendering(glm::ivec2 size) {
+// Shaders, patterns and the scene's target, once a GL context is current. Antialiasing is off by
+// default on a software rasterizer, which spends half its frame on 4x MSAA; without it a window
+// takes the scene in its own back buffer.
+config::Status App::initRendering(glm::ivec2 size, bool window) {
   renderer_.emplace();
   if (auto st = renderer_->init(render::findShaderDirectory(executableDirectory()), state_.refiner.hadap());
       !st)
     return st;
   const int samples = options_.samples >= 0 ? options_.samples : (render::isSoftwareRenderer() ? 0 : 4);
   target_.emplace();
-  return target_->create(size.x, size.y, samples);
+  if (!window || samples > 0) return target_->create(size.x, size.y, samples);
+  target_->useWindow(size.x, size.y);
+  return config::Status::success();
 }
 
 void App::frame(int steps, glm::ivec2 size) {
   state_.applySettings();
   state_.advance(steps);
   state_.refine();
+  drawScene(size, screenshotRequested_ || recorder_.active());
+  capture();
+  ++state_.stats.frames;
+}
+
+void App::drawScene(glm::ivec2 size, bool whole) {
   const auto start = Clock::now();
   renderer_->upload(state_.surface);
   target_->bindForDrawing();
-  renderer_->draw(state_.frameView(size, viewport_.aspect()), state_.render);
+  render::FrameView view = state_.frameView(size, viewport_.aspect());
+  if (!whole && state_.panelRect.z > 0) view.hidden.push_back(panelPixels(state_.panelRect, size));
+  renderer_->draw(view, state_.render);
   target_->resolveForReading();
   state_.stats.msRender = 1e3 * seconds(Clock::now() - start);
-  capture();
-  ++state_.stats.frames;
 }
 
 int App::stepsForFrame(double wallSeconds) {
@@ -127,8 +138,19 @@ int App::stepsForFrame(double wallSeconds) {
   return state_.playback.stepsForFrame(wallSeconds, h, recorder_.active() || options_.headless, capture_.fps);
 }
 
-// Hands the frame to the recorder while recording; stops after --record-frames frames.
+glm::ivec4 App::panelPixels(glm::vec4 rect, glm::ivec2 size) const {
+  const float scale = static_cast<float>(size.x) / std::max(viewport_.width, 1.0f);
+  const int x = static_cast<int>(std::ceil(rect.x * scale)) + 1;
+  const int top = static_cast<int>(std::ceil(rect.y * scale)) + 1;
+  const int w = static_cast<int>(std::floor(rect.z * scale)) - 2;
+  const int h = static_cast<int>(std::floor(rect.w * scale)) - 2;
+  return {x, size.y - top - h, w, h};
+}
+
+// The frame's scene, before the panels go over it: a requested screenshot, and the recorder's
+// frame while recording (which stops after --record-frames frames).
 void App::capture() {
+  if (std::exchange(screenshotRequested_, false)) saveScreenshot();
   if (!recorder_.active()) return;
   if (!recorder_.add(target_->read())) {
     state_.notify("recording stopped: " + recorder_.error());
@@ -150,6 +172,7 @@ void App::runCommand(view::Command command) {
     case Command::Reset:
       input_.cancel();
       state_.reset();
+      state_.notify("the cloth starts over; edited parameters stay (Restore defaults resets them)");
       break;
     case Command::ModeKey:
       mode(detail::DetailMode::Key);
@@ -167,7 +190,7 @@ void App::runCommand(view::Command command) {
       state_.render.wireframe = !state_.render.wireframe;
       break;
     case Command::Screenshot:
-      takeScreenshot();
+      screenshotRequested_ = true;  // taken from the next frame drawn
       break;
     case Command::ToggleRecording:
       toggleRecording();
@@ -184,13 +207,14 @@ void App::runCommand(view::Command command) {
   }
 }
 
-// The last frame's scene (the offscreen target holds it, without the panels) into the capture folder.
-void App::takeScreenshot() {
+// The frame's scene (without the panels) into the capture folder.
+void App::saveScreenshot() {
   if (auto st = io::ensureWritableDirectory(capture_.folder); !st)
     return state_.notify("screenshot: " + st.message());
   const std::filesystem::path target = view::nextScreenshotPath(capture_.folder);
   const auto st = io::writePng(target, target_->read(), io::Overwrite::Never);
   state_.notify(st ? "screenshot saved to " + target.string() : "screenshot failed: " + st.message());
+  if (st) state_.lastCapture = target.string();
 }
 
 void App::startRecording(const std::filesystem::path& base) {
@@ -207,6 +231,7 @@ void App::toggleRecording() {
   if (!recorder_.active()) return startRecording(capture_.folder);
   recorder_.stop();
   const std::string error = recorder_.error();
+  state_.lastCapture = recorder_.folder().string();
   state_.notify(error.empty() ? "recorded " + std::to_string(recorder_.framesWritten()) + " frames into " +
                                     recorder_.folder().string()
                               : "recording stopped: " + error);
@@ -259,6 +284,8 @@ int App::finish() {
   }
   const auto overwrite = options_.force ? io::Overwrite::Allowed : io::Overwrite::Never;
   if (options_.screenshot && state_.stats.frames > 0) {
+    // A window's back buffer holds nothing defined after the swap: the same state is drawn again.
+    if (target_->inWindow()) drawScene({target_->width(), target_->height()}, true);
     const auto st = io::writePng(*options_.screenshot, target_->read(), overwrite);
     if (!st) {
       std::cerr << "clothview: screenshot failed: " << st.message() << "\n";
@@ -287,6 +314,7 @@ void App::windowedUi(Window& window, double wallSeconds) {
       input_.handle(events, state_, viewport_, io.WantCaptureMouse, io.WantCaptureKeyboard);
   PanelContext panels{state_, capture_, recorder_, requests_, commands};
   drawControlWindow(panels);
+  drawOverlays(panels, static_cast<float>(wallSeconds));
   drawHelpOverlay(state_);
   drawMessage(state_, static_cast<float>(wallSeconds));
   for (view::Command c : commands) runCommand(c);
@@ -301,7 +329,7 @@ int App::runWindowed() {
   }
   initImGui(window);
   setUpCamera(window.windowSize(), state_.showPanels ? kPanelWidth * window.contentScale() : 0);
-  if (auto st = initRendering(window.framebufferSize()); !st) {
+  if (auto st = initRendering(window.framebufferSize(), true); !st) {
     std::cerr << "clothview: " << st.message() << "\n";
     renderer_.reset();
     target_.reset();
@@ -311,24 +339,32 @@ int App::runWindowed() {
   if (options_.record) startRecording(*options_.record);
   const auto start = Clock::now();
   auto previous = start;
+  double simulatedBefore = 0;  // the simulated time the last frame started from
   while (!window.shouldClose() && !shouldQuit(seconds(Clock::now() - start))) {
     const auto now = Clock::now();
     const double dt = seconds(now - previous);
     previous = now;
-    state_.stats.fps = dt > 0 ? 0.9 * state_.stats.fps + 0.1 / dt : state_.stats.fps;
+    if (state_.stats.frames > 0) state_.stats.rate.add(dt, state_.stats.simulatedSeconds - simulatedBefore);
+    simulatedBefore = state_.stats.simulatedSeconds;
     windowedUi(window, dt);
     const glm::ivec2 size = window.framebufferSize();
     if (size != glm::ivec2(target_->width(), target_->height()) && size.x > 0 && size.y > 0)
-      if (auto st = target_->create(size.x, size.y, target_->samples()); !st) state_.notify(st.message());
+      if (auto st = target_->resize(size.x, size.y); !st) state_.notify(st.message());
     frame(stepsForFrame(dt), size);
     target_->copyToWindow();
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     window.swapBuffers();
+    // A recorded frame advances 1 / fps simulated seconds: shown no faster, the cloth moves in real time.
+    if (recorder_.active())
+      std::this_thread::sleep_until(now + std::chrono::duration_cast<Clock::duration>(
+                                              std::chrono::duration<double>(1.0 / capture_.fps)));
   }
   const double wall = seconds(Clock::now() - start);
-  std::cout << "clothview: " << state_.stats.frames << " frames in " << wall << " s ("
-            << (wall > 0 ? state_.stats.frames / wall : 0.0) << " fps)\n";
+  const double fps = wall > 0 ? state_.stats.frames / wall : 0.0;
+  std::cout << "clothview: " << state_.stats.frames << " frames in " << wall << " s (" << fps << " fps, "
+            << (fps > 0 ? 1e3 / fps : 0.0) << " ms a frame); simulated " << state_.stats.simulatedSeconds
+            << " s, " << (wall > 0 ? state_.stats.simulatedSeconds / wall : 0.0) << " of real time\n";
   const int code = finish();
   renderer_.reset();  // GL objects go before the context does
   target_.reset();

@@ -27,17 +27,22 @@ class App {
  private:
   int runWindowed();
   int runHeadless();
-  config::Status initRendering(glm::ivec2 size);
+  config::Status initRendering(glm::ivec2 size, bool window);
   void setUpCamera(glm::vec2 viewSize, float panelWidth);
   /// One frame: advances the simulation by `steps`, rebuilds the render surface, uploads and draws
   /// it into the offscreen target, and hands the pixels to the recorder if it is recording.
   void frame(int steps, glm::ivec2 size);
+  /// Uploads the render surface and draws the scene into the target, ready to read; unless `whole`
+  /// (a frame to capture), not where the panels will cover it.
+  void drawScene(glm::ivec2 size, bool whole);
+  /// The control window's rectangle in framebuffer pixels from the bottom left, one pixel inside.
+  glm::ivec4 panelPixels(glm::vec4 rect, glm::ivec2 size) const;
   int stepsForFrame(double wallSeconds);
   void capture();
   void windowedUi(class Window& window, double wallSeconds);
   void runCommand(view::Command command);
   void handleRequests(Window& window);
-  void takeScreenshot();
+  void saveScreenshot();
   void startRecording(const std::filesystem::path& base);
   void toggleRecording();
   bool shouldQuit(double wallSeconds) const;
@@ -45,14 +50,15 @@ class App {
 
   AppOptions options_;
   ViewerState state_;
-  std::optional<render::Renderer> renderer_;       ///< lives only while a GL context does
-  std::optional<render::OffscreenTarget> target_;  ///< the last frame's scene, without the UI
-  view::Viewport viewport_;                        ///< the window in cursor coordinates
+  std::optional<render::Renderer> renderer_;   ///< lives only while a GL context does
+  std::optional<render::SceneTarget> target_;  ///< where the scene is drawn, without the UI
+  view::Viewport viewport_;                    ///< the window in cursor coordinates
   Recorder recorder_;
   CaptureSettings capture_;
   UiRequests requests_;
   InputController input_;
   bool quit_ = false;
+  bool screenshotRequested_ = false;  ///< S: saved from the next frame drawn
   long long recordedFrames_ = 0;
 };
 

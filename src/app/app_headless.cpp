@@ -1,5 +1,7 @@
 // Headless runs: EGL surfaceless context, fixed frame rate, progress bar.
 
+#include <unistd.h>
+
 #include <cmath>
 #include <iostream>
 
@@ -9,7 +11,10 @@
 namespace cloth::app {
 namespace {
 
+// A progress bar on a terminal; nothing in a log file.
 void printProgress(long long done, long long total) {
+  static const bool terminal = ::isatty(STDERR_FILENO) == 1;
+  if (!terminal) return;
   constexpr int kWidth = 30;
   const int filled = total > 0 ? static_cast<int>(kWidth * done / total) : kWidth;
   std::cerr << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
@@ -30,7 +35,7 @@ int App::runHeadless() {
   viewport_ = {float(size.x), float(size.y)};
   setUpCamera(glm::vec2(size), 0);  // no panels
   int code = kExitOk;
-  if (auto st = initRendering(size); !st) {
+  if (auto st = initRendering(size, false); !st) {
     std::cerr << "clothview: " << st.message() << "\n";
     code = kExitFailure;
   } else if (options_.record) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cloth/config/command_line.h"
+#include "cloth/view/controls.h"
 
 namespace cloth::app {
 namespace {
@@ -56,6 +57,7 @@ std::variant<AppOptions, ExitNow> parseAppOptions(int argc, const char* const* a
   AppOptions o;
   std::string format = "png";
   addOptions(app, o, format);
+  app.footer(view::controlsText());
   if (auto exit = config::parseOrExit(app, argc, argv, "clothview", kVersion)) return *exit;
   o.format = format == "mp4" ? CaptureFormat::Mp4 : CaptureFormat::Png;
   if (o.camera) {

@@ -3,16 +3,37 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include <glm/geometric.hpp>
 
 #include "cloth/config/param_table.h"
+#include "cloth/sim/approx_implicit.h"
 #include "cloth/view/controls.h"
 #include "param_widgets.h"
 
 namespace cloth::app {
 namespace {
+
+const ImVec4 kWarningColour(1.0f, 0.78f, 0.25f, 1.0f);
+const ImVec4 kRecordColour(0.95f, 0.2f, 0.15f, 1.0f);
+
+// Where a control was drawn, for tests that drive the mouse (state dump).
+void remember(ViewerState& s, std::string_view name) {
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  s.widgets[std::string(name)] = glm::vec4(lo.x, lo.y, hi.x - lo.x, hi.y - lo.y);
+}
+
+// The warnings about `where`, right below the control they concern.
+void warningsAbout(const ViewerState& s, std::string_view where) {
+  for (const view::Warning& w : s.warnings)
+    if (w.where == where) {
+      ImGui::PushStyleColor(ImGuiCol_Text, kWarningColour);
+      ImGui::TextWrapped("%s", w.text.c_str());
+      ImGui::PopStyleColor();
+    }
+}
 
 // Draws parameter controls; a refused value becomes a message.
 bool params(ViewerState& s, std::initializer_list<const char*> names) {
@@ -20,22 +41,64 @@ bool params(ViewerState& s, std::initializer_list<const char*> names) {
   for (const char* n : names) {
     std::string error;
     changed |= paramWidget(s.settings, n, error);
-    if (!error.empty()) s.notify(error);
+    remember(s, n);
+    if (!error.empty() && error != s.message) s.notify(error);  // typed text re-applies every frame
+    warningsAbout(s, n);
   }
   return changed;
 }
 
+bool header(ViewerState& s, const char* name, ImGuiTreeNodeFlags flags = 0) {
+  const bool open = ImGui::CollapsingHeader(name, flags);
+  remember(s, name);
+  return open;
+}
+
+bool button(ViewerState& s, const char* label) {
+  const bool pressed = ImGui::Button(label);
+  remember(s, label);
+  return pressed;
+}
+
+void drawSolverStatus(const ViewerState& s) {
+  const sim::SolverSettings& solver = s.settings.scene.params.solver;
+  const sim::StepReport& step = s.simulation.lastStep();
+  if (solver.integrator == sim::Integrator::ImplicitCG)
+    ImGui::TextDisabled("conjugate gradients: %d iterations a step", step.cgIterations);
+  else if (solver.integrator == sim::Integrator::ApproxImplicit &&
+           solver.solver == sim::LinearSolver::Multigrid)
+    ImGui::TextDisabled("multigrid: %d V-cycle%s a step, residual %.2g %%", step.solverCycles,
+                        step.solverCycles == 1 ? "" : "s", 100 * step.solverResidual);
+}
+
 void drawScenePanel(PanelContext& c) {
   ViewerState& s = c.state;
-  if (params(s, {"scene", "grid"})) c.commands.push_back(view::Command::Reset);
-  if (ImGui::Button("Reset")) c.commands.push_back(view::Command::Reset);
+  if (params(s, {"scene", "grid"})) s.reset();  // a new cloth
+  if (button(s, "Reset")) c.commands.push_back(view::Command::Reset);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("R: the cloth starts over; the parameters you edited stay");
   ImGui::SameLine();
-  if (ImGui::Button(s.paused ? "Resume" : "Pause")) c.commands.push_back(view::Command::TogglePause);
+  if (button(s, s.paused ? "Resume" : "Pause")) c.commands.push_back(view::Command::TogglePause);
   ImGui::SameLine();
-  if (ImGui::Button("Step")) c.commands.push_back(view::Command::SingleStep);
+  if (button(s, "Step")) c.commands.push_back(view::Command::SingleStep);
   ImGui::SameLine();
+  if (button(s, "Restore defaults")) {
+    s.restoreDefaults();
+    s.notify("the " + s.settings.scene.name + " scene's parameters are restored");
+  }
   ImGui::Text("t = %.2f s", s.simulation.time());
-  params(s, {"integrator", "iterations", "h", "substeps"});
+  const sim::SolverSettings& solver = s.settings.scene.params.solver;
+  params(s, {"integrator"});
+  if (solver.integrator == sim::Integrator::ApproxImplicit) {
+    params(s, {"solver"});
+    if (solver.solver == sim::LinearSolver::Jacobi)
+      params(s, {"iterations"});
+    else
+      params(s, {"mg_cycles", "mg_tolerance"});
+  } else if (solver.integrator == sim::Integrator::ImplicitCG) {
+    params(s, {"cg_iterations"});
+  }
+  params(s, {"h", "substeps"});
+  drawSolverStatus(s);
   int mode = static_cast<int>(s.playback.mode);
   ImGui::RadioButton("real time", &mode, 0);
   ImGui::SameLine();
@@ -52,8 +115,8 @@ void drawMaterialPanel(PanelContext& c) {
   const auto& p = s.settings.scene.params;
   ImGui::TextDisabled("total mass %.3g kg",
                       p.material.massPerNode * static_cast<double>(s.simulation.cloth().nodeCount()));
-  params(s, {"damping", "tau", "provot_passes", "provot_omega"});
-  if (params(s, {"single_shear"})) c.commands.push_back(view::Command::Reset);
+  params(s, {"damping", "tau", "provot_passes", "provot_omega", "tethers"});
+  if (params(s, {"single_shear"})) s.reset();  // new springs
   params(s, {"self_collision", "thickness", "friction", "handle_speed", "gravity"});
 }
 
@@ -61,8 +124,9 @@ void drawMaterialPanel(PanelContext& c) {
 void drawWindDirection(ViewerState& s) {
   sim::Vec3& w = s.settings.scene.params.wind.velocity;
   float speed = static_cast<float>(glm::length(w));
-  float azimuth = speed > 0 ? std::atan2(static_cast<float>(-w.z), static_cast<float>(w.x)) : 0;
-  float elevation = speed > 0 ? std::asin(static_cast<float>(w.y) / speed) : 0;
+  // + 0.0f turns atan2's -0 (wind along +x) into 0, so the slider never reads "-0 deg".
+  float azimuth = speed > 0 ? std::atan2(static_cast<float>(-w.z), static_cast<float>(w.x)) + 0.0f : 0;
+  float elevation = speed > 0 ? std::asin(static_cast<float>(w.y) / speed) + 0.0f : 0;
   bool changed = ImGui::SliderFloat("speed (m/s)", &speed, 0, 100, "%.1f", ImGuiSliderFlags_AlwaysClamp);
   changed |= ImGui::SliderAngle("direction", &azimuth, -180, 180);
   changed |= ImGui::SliderAngle("elevation", &elevation, -90, 90);
@@ -76,7 +140,11 @@ void drawWindPanel(PanelContext& c) {
   ViewerState& s = c.state;
   params(s, {"wind_model"});
   drawWindDirection(s);
-  params(s, {"K_D", "K_L", "k_wind", "gust", "gust_frequency"});
+  if (s.settings.scene.params.wind.model == sim::WindModel::Linear)
+    params(s, {"k_wind"});  // Huang eq. 4 has one coefficient
+  else
+    params(s, {"K_D", "K_L"});
+  params(s, {"gust", "gust_frequency"});
 }
 
 void drawDetailPanel(PanelContext& c) {
@@ -88,10 +156,10 @@ void drawDetailPanel(PanelContext& c) {
     ImGui::RadioButton(names[i], &mode, i);
   }
   s.settings.detail.mode = static_cast<detail::DetailMode>(mode);
-  params(s, {"refine", "c"});
+  params(s, {"refine", "c", "wrinkle_amplitude"});
   if (ImGui::TreeNode("Hadap wrinkles")) {
     params(s, {"pattern", "wrinkle_scale", "wrinkle_bias", "wrinkle_clip", "wrinkle_variance",
-               "wrinkle_power", "wrinkle_depth", "pattern_tiles", "wrinkle_window"});
+               "wrinkle_power", "wrinkle_depth", "pattern_tiles", "wrinkle_window", "wrinkle_smoothing"});
     int shading = s.settings.detail.hadap.displace ? 0 : 1;
     ImGui::RadioButton("displacement", &shading, 0);
     ImGui::SameLine();
@@ -108,6 +176,7 @@ void drawDetailPanel(PanelContext& c) {
     ImGui::TreePop();
   }
   ImGui::Checkbox("key wireframe", &s.render.wireframe);
+  remember(s, "key wireframe");
   ImGui::SameLine();
   ImGui::Checkbox("node kinds", &s.render.nodeKinds);
   ImGui::SameLine();
@@ -117,13 +186,16 @@ void drawDetailPanel(PanelContext& c) {
   ImGui::Checkbox("pins", &s.render.pinnedMarkers);
   ImGui::SameLine();
   ImGui::Checkbox("ground", &s.render.ground);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("The cloth is two-sided: red and white checks in front, beige and brown on the back.");
+  ImGui::PopStyleColor();
 }
 
 void drawCapturePanel(PanelContext& c) {
   CaptureSettings& cap = c.capture;
-  if (ImGui::Button("Screenshot (S)")) c.commands.push_back(view::Command::Screenshot);
+  if (button(c.state, "Screenshot (S)")) c.commands.push_back(view::Command::Screenshot);
   ImGui::SameLine();
-  if (ImGui::Button(c.recorder.active() ? "Stop recording (C)" : "Record (C)"))
+  if (button(c.state, c.recorder.active() ? "Stop recording (C)" : "Record (C)"))
     c.commands.push_back(view::Command::ToggleRecording);
   ImGui::InputText("folder", cap.folder, sizeof cap.folder);
   float fps = static_cast<float>(cap.fps);
@@ -138,28 +210,35 @@ void drawCapturePanel(PanelContext& c) {
     ImGui::SetTooltip("MP4 needs ffmpeg on PATH; it was not found");
   cap.format = static_cast<CaptureFormat>(format);
   if (c.recorder.active())
-    ImGui::Text("recording: %lld frames into %s", c.recorder.framesWritten(), c.recorder.folder().c_str());
+    ImGui::TextWrapped("recording: %lld frames written into %s", c.recorder.framesWritten(),
+                       c.recorder.folder().c_str());
+  else if (!c.state.lastCapture.empty())
+    ImGui::TextWrapped("last saved: %s", c.state.lastCapture.c_str());
 }
 
 void drawStatsPanel(PanelContext& c) {
-  const ViewerState& s = c.state;
+  ViewerState& s = c.state;
   const FrameStats& st = s.stats;
-  ImGui::Text("%.0f fps   %d steps/frame", st.fps, st.stepsLastFrame);
-  ImGui::Text("ms: step %.3f  refine %.2f  render %.2f", st.msPerStep, st.msRefine, st.msRender);
+  ImGui::Text("frame %.1f ms (%.0f fps), mean of the last second", st.rate.msPerFrame(), st.rate.fps());
+  const double fraction = st.rate.realTimeFraction();
+  if (c.recorder.active()) {
+    ImGui::TextDisabled("recording: each frame advances 1/%.0f s", c.capture.fps);
+  } else if (!s.paused && s.playback.mode == view::PlaybackMode::RealTime && fraction > 0 && fraction < 0.9) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarningColour);
+    ImGui::TextWrapped("running %.1fx slower than real time: %d steps take %.0f ms a frame", 1 / fraction,
+                       st.stepsLastFrame, st.msPerStep * st.stepsLastFrame);
+    ImGui::PopStyleColor();
+  }
+  ImGui::Text("%d steps/frame: step %.3f ms, refine %.2f ms", st.stepsLastFrame, st.msPerStep, st.msRefine);
   ImGui::Text("key nodes %zu   render nodes %zu", s.simulation.cloth().nodeCount(), s.surface.vertexCount());
   ImGui::Text("max strain %.4f   kinetic energy %.4g J", st.maxStrain, st.kineticEnergy);
-  const auto& m = s.settings.scene.params.material;
-  const double h = s.settings.scene.params.solver.h / std::max(1, s.settings.scene.params.solver.substeps);
-  const double r = h * h * 4 * (m.kStructural + m.kShear + m.kBending) / m.massPerNode;
-  ImGui::Text("r = h^2 sum(k) / m = %.2f", r);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "Kang's update gives (1 + 2r) / (1 + r)^2 of the exact response to uniform forces:\n"
-        "%.0f %% here. Lower h or raise iterations if the cloth moves as if through honey.",
-        100 * (1 + 2 * r) / ((1 + r) * (1 + r)));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", view::stiffnessRatioNote(s.simulation).c_str());
+  ImGui::PopStyleColor();
+  warningsAbout(s, "Stats");
   std::vector<float> history(st.kineticHistory.begin(), st.kineticHistory.end());
   ImGui::PlotLines("kinetic", history.data(), static_cast<int>(history.size()), 0, nullptr, 0.0f, FLT_MAX,
-                   ImVec2(0, 60));
+                   ImVec2(0, 50));
 }
 
 void drawPresetPanel(PanelContext& c) {
@@ -171,23 +250,106 @@ void drawPresetPanel(PanelContext& c) {
   ImGui::Checkbox("overwrite", &c.capture.overwritePreset);
 }
 
+// A small borderless window at a corner of the view (pivot: which corner of it sits at `pos`); the
+// caller draws its contents and calls ImGui::End().
+void beginBadge(const char* id, ImVec2 pos, ImVec2 pivot, float alpha = 0.8f) {
+  ImGui::SetNextWindowPos(pos, ImGuiCond_Always, pivot);
+  ImGui::SetNextWindowBgAlpha(alpha);
+  ImGui::Begin(id, nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                   ImGuiWindowFlags_NoNav);
+}
+
+void colourSwatch(ImVec4 colour) {
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float size = ImGui::GetTextLineHeight();
+  ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + size, p.y + size), ImGui::GetColorU32(colour));
+  ImGui::Dummy(ImVec2(size, size));
+  ImGui::SameLine();
+}
+
+// Kang Fig. 2's node kinds, in the colours the overlay draws them.
+void drawNodeLegend() {
+  colourSwatch(ImVec4(0.9f, 0.1f, 0.1f, 1));
+  ImGui::TextUnformatted("key node (simulated)");
+  colourSwatch(ImVec4(0.1f, 0.7f, 0.2f, 1));
+  ImGui::TextUnformatted("frame node (on the spline between keys)");
+  colourSwatch(ImVec4(0.2f, 0.35f, 0.95f, 1));
+  ImGui::TextUnformatted("internal node (inside a cell)");
+}
+
+// The strain view's colours: area change of the refined surface, saturating at +-10 %.
+void drawStrainBar() {
+  ImGui::TextUnformatted("area change (Hadap's strain)");
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float width = 220, height = 12;
+  const ImU32 blue = ImGui::GetColorU32(ImVec4(0.05f, 0.2f, 0.85f, 1));
+  const ImU32 grey = ImGui::GetColorU32(ImVec4(0.92f, 0.92f, 0.92f, 1));
+  const ImU32 red = ImGui::GetColorU32(ImVec4(0.9f, 0.15f, 0.05f, 1));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilledMultiColor(p, ImVec2(p.x + width / 2, p.y + height), blue, grey, grey, blue);
+  draw->AddRectFilledMultiColor(ImVec2(p.x + width / 2, p.y), ImVec2(p.x + width, p.y + height), grey, red,
+                                red, grey);
+  ImGui::Dummy(ImVec2(width, height));
+  ImGui::TextUnformatted("-10 %      compressed   0   stretched      +10 %");
+}
+
 }  // namespace
 
 void drawControlWindow(PanelContext& c) {
-  if (!c.state.showPanels) return;
+  ViewerState& s = c.state;
+  s.panelRect = glm::vec4(0);
+  if (!s.showPanels) return;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth - 10, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("clothview", &c.state.showPanels);
+  ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the scene is not drawn beneath it
+  ImGui::Begin("clothview", &s.showPanels);
   ImGui::PushItemWidth(190);
-  if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) drawScenePanel(c);
-  if (ImGui::CollapsingHeader("Material")) drawMaterialPanel(c);
-  if (ImGui::CollapsingHeader("Wind")) drawWindPanel(c);
-  if (ImGui::CollapsingHeader("Detail", ImGuiTreeNodeFlags_DefaultOpen)) drawDetailPanel(c);
-  if (ImGui::CollapsingHeader("Capture")) drawCapturePanel(c);
-  if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) drawStatsPanel(c);
-  if (ImGui::CollapsingHeader("Presets")) drawPresetPanel(c);
+  if (header(s, "Scene", ImGuiTreeNodeFlags_DefaultOpen)) drawScenePanel(c);
+  if (header(s, "Material")) drawMaterialPanel(c);
+  if (header(s, "Wind")) drawWindPanel(c);
+  if (header(s, "Detail", ImGuiTreeNodeFlags_DefaultOpen)) drawDetailPanel(c);
+  if (header(s, "Capture")) drawCapturePanel(c);
+  if (header(s, "Stats", ImGuiTreeNodeFlags_DefaultOpen)) drawStatsPanel(c);
+  if (header(s, "Presets")) drawPresetPanel(c);
   ImGui::PopItemWidth();
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  s.panelRect = ImGui::IsWindowCollapsed() ? glm::vec4(0) : glm::vec4(pos.x, pos.y, size.x, size.y);
   ImGui::End();
+}
+
+void drawOverlays(PanelContext& c, float seconds) {
+  ViewerState& s = c.state;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float margin = 10;
+  if (c.recorder.active()) {
+    beginBadge("##rec", ImVec2(vp->Size.x * 0.5f, margin), ImVec2(0.5f, 0));
+    ImGui::TextColored(kRecordColour, "REC");
+    ImGui::SameLine();
+    ImGui::Text("%lld frames  (C stops)", c.recorder.framesWritten());
+    ImGui::End();
+  }
+  if (!s.warnings.empty()) {
+    beginBadge("##warnings", ImVec2(vp->Size.x - margin, margin), ImVec2(1, 0));
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+    for (const view::Warning& w : s.warnings) ImGui::TextColored(kWarningColour, "%s", w.text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::End();
+  }
+  if (s.render.nodeKinds || s.render.strainMap) {
+    beginBadge("##legend", ImVec2(vp->Size.x - margin, vp->Size.y - margin), ImVec2(1, 1));
+    if (s.render.nodeKinds) drawNodeLegend();
+    if (s.render.strainMap) drawStrainBar();
+    ImGui::End();
+  }
+  if (s.showHelp) s.helpHintSeconds = 0;
+  s.helpHintSeconds -= seconds;
+  if (s.helpHintSeconds > 0) {
+    beginBadge("##hint", ImVec2(vp->Size.x * 0.5f, vp->Size.y - margin), ImVec2(0.5f, 1), 0.6f);
+    ImGui::TextUnformatted("Press H for help");
+    ImGui::End();
+  }
 }
 
 void drawHelpOverlay(ViewerState& state) {
@@ -211,12 +373,10 @@ void drawMessage(ViewerState& state, float seconds) {
     return;
   }
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(vp->Size.x * 0.5f, vp->Size.y - 20), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-  ImGui::SetNextWindowBgAlpha(0.75f);
-  ImGui::Begin("##message", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs |
-                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing);
+  beginBadge("##message", ImVec2(vp->Size.x * 0.5f, vp->Size.y - 40), ImVec2(0.5f, 1.0f), 0.85f);
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
   ImGui::TextUnformatted(state.message.c_str());
+  ImGui::PopTextWrapPos();
   ImGui::End();
 }
 

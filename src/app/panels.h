@@ -47,6 +47,9 @@ inline constexpr float kPanelWidth = 400;
 
 /// The control window with every panel.
 void drawControlWindow(PanelContext& c);
+/// What sits on the view itself: the REC badge, the warnings, the legends of the node-kind and
+/// strain views, the "Press H for help" hint of the first seconds.
+void drawOverlays(PanelContext& c, float seconds);
 /// The H overlay listing every control.
 void drawHelpOverlay(ViewerState& state);
 /// Transient messages (saved files, errors), fading after a few seconds.

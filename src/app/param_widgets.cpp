@@ -1,8 +1,11 @@
 #include "param_widgets.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // TempInputIsActive: is a slider being typed into (Ctrl+click)?
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "cloth/config/param_table.h"
@@ -10,9 +13,10 @@
 namespace cloth::app {
 namespace {
 
-// Sliders spanning more than three decades move logarithmically.
+// Sliders spanning more than three decades move logarithmically. They do not clamp: a value typed
+// past the range (Ctrl+click) reaches setParam, which refuses it with the command line's words.
 ImGuiSliderFlags sliderFlags(const config::ParamSpec& p) {
-  ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp;
+  ImGuiSliderFlags flags = ImGuiSliderFlags_None;
   if (p.max > 1000 * std::max(p.min, 1e-3)) flags |= ImGuiSliderFlags_Logarithmic;
   return flags;
 }
@@ -28,15 +32,52 @@ void tooltip(const config::ParamSpec& p) {
 bool commit(config::Settings& s, const config::ParamSpec& p, const config::ParamValue& v,
             std::string& error) {
   const config::Status st = config::setParam(s, p, v);
-  if (!st) error = st.message();
+  if (!st) error = st.message() + "; " + std::string(p.name) + " stays " + config::formatParam(s, p);
   return st.ok();
 }
 
+// A double in ImGui's per-window state storage, which holds ints: two halves of its bits.
+void storeDouble(ImGuiID key, double v) {
+  std::int64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  ImGui::GetStateStorage()->SetInt(key, static_cast<int>(bits & 0xffffffff));
+  ImGui::GetStateStorage()->SetInt(key + 1, static_cast<int>(bits >> 32));
+}
+
+double loadDouble(ImGuiID key) {
+  const auto lo = static_cast<std::uint32_t>(ImGui::GetStateStorage()->GetInt(key));
+  const auto hi = static_cast<std::uint32_t>(ImGui::GetStateStorage()->GetInt(key + 1));
+  const std::int64_t bits = static_cast<std::int64_t>((std::uint64_t(hi) << 32) | lo);
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+// A slider over `value`. Dragged, every change is applied at once. Typed into (Ctrl+click), the
+// value is applied when the typing ends (Enter, or a click elsewhere): ImGui re-reads the text at
+// every keystroke, so typing 1e9 would otherwise set k to 1 on the way.
+template <typename T>
+bool slider(config::Settings& s, const config::ParamSpec& p, T value, ImGuiDataType type, const void* lo,
+            const void* hi, const char* format, std::string& error) {
+  const ImGuiID id = ImGui::GetID(p.name.data()), key = ImGui::GetID("typed");
+  const bool wasTyping = ImGui::TempInputIsActive(id);
+  double shown = wasTyping ? loadDouble(key) : static_cast<double>(value);
+  T v = static_cast<T>(shown);
+  const bool changed = ImGui::SliderScalar(p.name.data(), type, &v, lo, hi, format, sliderFlags(p));
+  if (changed || !wasTyping) storeDouble(key, static_cast<double>(v));
+  if (ImGui::TempInputIsActive(id)) return false;  // still typing
+  if (wasTyping) return commit(s, p, static_cast<T>(loadDouble(key)), error);
+  return changed && commit(s, p, v, error);
+}
+
 bool realWidget(config::Settings& s, const config::ParamSpec& p, std::string& error) {
-  double v = std::get<double>(config::getParam(s, p));
-  if (!ImGui::SliderScalar(p.name.data(), ImGuiDataType_Double, &v, &p.min, &p.max, "%.4g", sliderFlags(p)))
-    return false;
-  return commit(s, p, v, error);
+  return slider(s, p, std::get<double>(config::getParam(s, p)), ImGuiDataType_Double, &p.min, &p.max, "%.4g",
+                error);
+}
+
+bool intWidget(config::Settings& s, const config::ParamSpec& p, std::string& error) {
+  const int lo = static_cast<int>(p.min), hi = static_cast<int>(p.max);
+  return slider(s, p, std::get<int>(config::getParam(s, p)), ImGuiDataType_S32, &lo, &hi, "%d", error);
 }
 
 // Applied when the user lets go, since every change rebuilds the cloth. The value being edited lives
@@ -65,12 +106,7 @@ bool paramWidget(config::Settings& s, std::string_view name, std::string& error)
       config::Overloaded{
           [&](config::RealField) { return realWidget(s, *p, error); },
           [&](config::FloatField) { return realWidget(s, *p, error); },
-          [&](config::IntField) {
-            int v = std::get<int>(config::getParam(s, *p));
-            const int lo = static_cast<int>(p->min), hi = static_cast<int>(p->max);
-            return ImGui::SliderInt(p->name.data(), &v, lo, hi, "%d", sliderFlags(*p)) &&
-                   commit(s, *p, v, error);
-          },
+          [&](config::IntField) { return intWidget(s, *p, error); },
           [&](config::BoolField) {
             bool v = std::get<bool>(config::getParam(s, *p));
             return ImGui::Checkbox(p->name.data(), &v) && commit(s, *p, v, error);
@@ -78,7 +114,7 @@ bool paramWidget(config::Settings& s, std::string_view name, std::string& error)
           [&](config::Vec3Field) {
             sim::Vec3 v = std::get<sim::Vec3>(config::getParam(s, *p));
             return ImGui::DragScalarN(p->name.data(), ImGuiDataType_Double, &v.x, 3, 0.05f, &p->min, &p->max,
-                                      "%.3g", ImGuiSliderFlags_AlwaysClamp) &&
+                                      "%.3g") &&
                    commit(s, *p, v, error);
           },
           [&](const config::ChoiceField& c) {

@@ -20,7 +20,14 @@ std::string stateJson(const ViewerState& s, const view::Viewport& window) {
   json j;
   j["time"] = s.simulation.time();
   j["frames"] = s.stats.frames;
-  j["fps"] = s.stats.fps;
+  j["fps"] = s.stats.rate.fps();
+  j["ms_per_frame"] = s.stats.rate.msPerFrame();
+  j["real_time_fraction"] = s.stats.rate.realTimeFraction();
+  j["simulated_seconds"] = s.stats.simulatedSeconds;
+  j["warnings"] = nlohmann::json::array();
+  for (const view::Warning& w : s.warnings) j["warnings"].push_back({{"where", w.where}, {"text", w.text}});
+  j["widgets"] = json::object();
+  for (const auto& [name, r] : s.widgets) j["widgets"][name] = {r.x, r.y, r.z, r.w};
   j["paused"] = s.paused;
   j["nu"] = c.nu;
   j["nv"] = c.nv;

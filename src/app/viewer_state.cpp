@@ -31,8 +31,14 @@ void ViewerState::reset() {
   simulation = sim::instantiate(settings.scene);
   playback.resetClock();
   stats.kineticHistory.clear();
+  recoveryLog_.clear();
   frameScene();
   refine();
+}
+
+void ViewerState::restoreDefaults() {
+  if (auto defaults = config::settingsForScene(settings.scene.name)) settings = std::move(*defaults);
+  reset();
 }
 
 void ViewerState::frameScene() {
@@ -47,6 +53,7 @@ void ViewerState::applySettings() {
 void ViewerState::advance(int steps) {
   const auto start = Clock::now();
   const long long recoveriesBefore = simulation.recoveries();
+  const double timeBefore = simulation.time();
   for (int i = 0; i < steps; ++i) {
     simulation.step();
     if (!simulation.lastStep().refused.empty()) {  // the panels validate, so this is a safety net
@@ -58,6 +65,12 @@ void ViewerState::advance(int steps) {
   if (simulation.recoveries() > recoveriesBefore && message.empty())
     notify("the simulation blew up and was restored (" + std::to_string(simulation.recoveries()) +
            " times so far): try a smaller h, softer springs or more mass");
+  // Recoveries of the last two simulated seconds, for the warnings.
+  recoveryLog_.push_back({simulation.time(), simulation.recoveries()});
+  while (recoveryLog_.size() > 1 && simulation.time() - recoveryLog_.front().first > 2.0)
+    recoveryLog_.pop_front();
+  warnings = view::currentWarnings(simulation, simulation.recoveries() - recoveryLog_.front().second);
+  stats.simulatedSeconds += simulation.time() - timeBefore;
   stats.stepsLastFrame = steps;
   if (steps > 0) stats.msPerStep = msSince(start) / steps;
   const sim::Cloth& c = simulation.cloth();

@@ -3,25 +3,30 @@
 // built from them, the refined surface, the camera and the playback clock.
 
 #include <deque>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "cloth/config/settings.h"
 #include "cloth/detail/refiner.h"
 #include "cloth/render/renderer.h"
 #include "cloth/sim/simulation.h"
+#include "cloth/view/frame_rate.h"
 #include "cloth/view/orbit_camera.h"
 #include "cloth/view/playback.h"
+#include "cloth/view/warnings.h"
 
 namespace cloth::app {
 
 /// Timings and measurements of recent frames, for the Stats panel.
 struct FrameStats {
-  double fps = 0;
+  view::FrameRate rate;  ///< frame time and simulation speed over the last second
   double msPerStep = 0, msRefine = 0, msRender = 0;
   int stepsLastFrame = 0;
   double maxStrain = 0, kineticEnergy = 0;
   std::deque<float> kineticHistory;  ///< last few hundred frames
   long long frames = 0;
+  double simulatedSeconds = 0;  ///< since the viewer started, across resets
 };
 
 struct ViewerState {
@@ -41,11 +46,18 @@ struct ViewerState {
   bool showPanels = true;
   float viewAspect = 16.0f / 9.0f;  ///< of the view the camera frames for
   float panelInset = 0;             ///< fraction of the view's width the panels cover
+  glm::vec4 panelRect{0};           ///< the control window now (x, y, width, height; window points, top left)
   std::string message;              ///< shown briefly on screen (errors, saved files)
   double messageSeconds = 0;        ///< how long it stays
+  std::vector<view::Warning> warnings;  ///< what holds now (view/warnings.h), updated every frame
+  double helpHintSeconds = 12;          ///< "Press H for help" stays this much longer (wall time)
+  std::string lastCapture;              ///< the last screenshot or recording written
+  std::map<std::string, glm::vec4, std::less<>> widgets;  ///< where each control was drawn (window points)
 
   /// Rebuilds the simulation from the settings (new grid, scene or topology) and frames the scene.
   void reset();
+  /// The current scene's parameters as shipped, then reset().
+  void restoreDefaults();
   /// Copies the live parameters into the simulation; they take effect on the next step.
   void applySettings();
   /// Advances the simulation by `steps` steps, timing them.
@@ -61,6 +73,9 @@ struct ViewerState {
   std::vector<render::Rod> poles() const;
   /// The renderer's view of this frame.
   render::FrameView frameView(glm::ivec2 framebufferSize, float aspect) const;
+
+ private:
+  std::deque<std::pair<double, long long>> recoveryLog_;  ///< (simulated time, recoveries so far) per frame
 };
 
 }  // namespace cloth::app

@@ -16,11 +16,11 @@ config::Status checkComplete(const char* which) {
 
 }  // namespace
 
-OffscreenTarget::~OffscreenTarget() {
+SceneTarget::~SceneTarget() {
   destroy();
 }
 
-void OffscreenTarget::destroy() {
+void SceneTarget::destroy() {
   const GLuint fbos[] = {msFbo_, fbo_};
   const GLuint rbos[] = {msColor_, msDepth_, color_, depth_};
   if (fbo_) glDeleteFramebuffers(2, fbos);
@@ -28,8 +28,9 @@ void OffscreenTarget::destroy() {
   msFbo_ = msColor_ = msDepth_ = fbo_ = color_ = depth_ = 0;
 }
 
-config::Status OffscreenTarget::create(int width, int height, int samples) {
+config::Status SceneTarget::create(int width, int height, int samples) {
   destroy();
+  inWindow_ = false;
   width_ = width;
   height_ = height;
   samples_ = samples;
@@ -55,11 +56,30 @@ config::Status OffscreenTarget::create(int width, int height, int samples) {
   return config::Status::success();
 }
 
-void OffscreenTarget::bindForDrawing() const {
-  glBindFramebuffer(GL_FRAMEBUFFER, samples_ > 0 ? msFbo_ : fbo_);
+void SceneTarget::useWindow(int width, int height) {
+  destroy();
+  inWindow_ = true;
+  width_ = width;
+  height_ = height;
+  samples_ = 0;
 }
 
-void OffscreenTarget::resolveForReading() const {
+config::Status SceneTarget::resize(int width, int height) {
+  if (!inWindow_) return create(width, height, samples_);
+  useWindow(width, height);
+  return config::Status::success();
+}
+
+void SceneTarget::bindForDrawing() const {
+  glBindFramebuffer(GL_FRAMEBUFFER, inWindow_ ? 0 : samples_ > 0 ? msFbo_ : fbo_);
+}
+
+void SceneTarget::resolveForReading() const {
+  if (inWindow_) {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glReadBuffer(GL_BACK);
+    return;
+  }
   if (samples_ > 0) {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, msFbo_);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo_);
@@ -68,12 +88,17 @@ void OffscreenTarget::resolveForReading() const {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
 }
 
-io::Image OffscreenTarget::read() const {
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+io::Image SceneTarget::read() const {
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, inWindow_ ? 0 : fbo_);
+  if (inWindow_) glReadBuffer(GL_BACK);
   return readPixels(width_, height_);
 }
 
-void OffscreenTarget::copyToWindow() const {
+void SceneTarget::copyToWindow() const {
+  if (inWindow_) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return;
+  }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
   glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);

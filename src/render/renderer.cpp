@@ -29,6 +29,7 @@ Status Renderer::init(const std::filesystem::path& shaderDir, const detail::Hada
   if (shaderDir.empty()) return Status::failure("no shader directory found (set CLOTHVIEW_SHADER_DIR)");
   for (auto [shader, name] : {std::pair{&cloth_, "cloth"}, {&solid_, "solid"}, {&overlay_, "overlay"}})
     if (Status st = shader->load(shaderDir, name); !st) return st;
+  if (Status st = clothBump_.load(shaderDir, "cloth", "#define BUMP"); !st) return st;
   sphere_.upload(unitSphere(48, 24));
   cube_.upload(unitCube());
   ground_.upload(groundSquare(20.0f));
@@ -44,11 +45,25 @@ void Renderer::draw(const FrameView& f, const RenderOptions& o) {
   glViewport(0, 0, f.framebufferSize.x, f.framebufferSize.y);
   glClearColor(0.62f, 0.68f, 0.75f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  hide(f.hidden);
   glEnable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);           // the cloth is two-sided
   if (hasSurface_) drawCloth(f, o);  // first, so the depth test spares the ground pixels behind it
   drawSolids(f, o);
   drawOverlays(f, o);
+}
+
+// Depth 0 where the UI will go: nothing drawn with the depth test passes there.
+void Renderer::hide(std::span<const glm::ivec4> rects) {
+  if (rects.empty()) return;
+  glEnable(GL_SCISSOR_TEST);
+  glClearDepth(0.0);
+  for (const glm::ivec4& r : rects) {
+    glScissor(r.x, r.y, std::max(r.z, 0), std::max(r.w, 0));
+    glClear(GL_DEPTH_BUFFER_BIT);
+  }
+  glClearDepth(1.0);
+  glDisable(GL_SCISSOR_TEST);
 }
 
 void Renderer::upload(const detail::SurfaceMesh& surface) {
@@ -57,22 +72,22 @@ void Renderer::upload(const detail::SurfaceMesh& surface) {
 }
 
 void Renderer::drawCloth(const FrameView& f, const RenderOptions& o) {
-  cloth_.use();
-  cloth_.set("uViewProjection", f.projection * f.view);
-  cloth_.set("uEye", f.eye);
-  cloth_.set("uLightDirection", kLightDirection);
-  cloth_.set("uStrainMap", o.strainMap ? 1 : 0);
-  cloth_.set("uBump", (o.bump && f.hadap) ? 1 : 0);
-  cloth_.set("uDepth", f.hadapDepth);
-  cloth_.set("uTiles", f.patternTiles);
-  for (int i = 0; i < detail::HadapWrinkles::kPatterns; ++i) {
-    patterns_[i].bind(i);
-    cloth_.set(("uPattern" + std::to_string(i + 1)).c_str(), i);
+  const bool bump = o.bump && f.hadap;
+  const Shader& shader = bump ? clothBump_ : cloth_;
+  shader.use();
+  shader.set("uViewProjection", f.projection * f.view);
+  shader.set("uEye", f.eye);
+  shader.set("uLightDirection", kLightDirection);
+  shader.set("uStrainMap", o.strainMap ? 1 : 0);
+  if (bump) {
+    shader.set("uDepth", f.hadapDepth);
+    shader.set("uTiles", f.patternTiles);
+    for (int i = 0; i < detail::HadapWrinkles::kPatterns; ++i) {
+      patterns_[i].bind(i);
+      shader.set(("uPattern" + std::to_string(i + 1)).c_str(), i);
+    }
   }
-  glEnable(GL_POLYGON_OFFSET_FILL);  // lets wireframe and markers show on the surface
-  glPolygonOffset(1.0f, 1.0f);
   surface_.drawTriangles();
-  glDisable(GL_POLYGON_OFFSET_FILL);
 }
 
 void Renderer::drawSolids(const FrameView& f, const RenderOptions& o) {
@@ -157,9 +172,12 @@ void Renderer::buildMarkers(const FrameView& f, const RenderOptions& o) {
   markers_.upload(markerScratch_);
 }
 
+// On top of everything: the refined surface lies off the key mesh (the spline bulges, wrinkles rise
+// and fall), so depth-tested key wires and markers would break up where it covers them.
 void Renderer::drawOverlays(const FrameView& f, const RenderOptions& o) {
   buildOverlayLines(f, o);
   buildMarkers(f, o);
+  glDisable(GL_DEPTH_TEST);
   overlay_.use();
   overlay_.set("uViewProjection", f.projection * f.view);
   glEnable(GL_PROGRAM_POINT_SIZE);
@@ -175,6 +193,7 @@ void Renderer::drawOverlays(const FrameView& f, const RenderOptions& o) {
     overlay_.set("uPointSize", 5.0f * scale);
     surface_.drawPoints();
   }
+  glEnable(GL_DEPTH_TEST);
 }
 
 }  // namespace cloth::render

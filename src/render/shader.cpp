@@ -30,9 +30,19 @@ std::string log(GLuint object, bool program) {
   return std::string(text.data());
 }
 
-Status compile(GLenum stage, const std::filesystem::path& path, GLuint& shader) {
+// The defines go after the #version line, which must come first.
+void insertDefines(std::string& source, const std::string& defines) {
+  if (defines.empty()) return;
+  const std::size_t version = source.find("#version");
+  const std::size_t lineEnd = version == std::string::npos ? std::string::npos : source.find('\n', version);
+  const std::size_t at = lineEnd == std::string::npos ? 0 : lineEnd + 1;
+  source.insert(at, defines + "\n");
+}
+
+Status compile(GLenum stage, const std::filesystem::path& path, const std::string& defines, GLuint& shader) {
   std::string source;
   if (!readText(path, source)) return Status::failure("cannot read shader '" + path.string() + "'");
+  insertDefines(source, defines);
   shader = glCreateShader(stage);
   const char* text = source.c_str();
   glShaderSource(shader, 1, &text, nullptr);
@@ -62,10 +72,10 @@ Shader::~Shader() {
   if (program_) glDeleteProgram(program_);
 }
 
-Status Shader::load(const std::filesystem::path& dir, const std::string& name) {
+Status Shader::load(const std::filesystem::path& dir, const std::string& name, const std::string& defines) {
   GLuint vs = 0, fs = 0;
-  if (Status st = compile(GL_VERTEX_SHADER, dir / (name + ".vert"), vs); !st) return st;
-  if (Status st = compile(GL_FRAGMENT_SHADER, dir / (name + ".frag"), fs); !st) {
+  if (Status st = compile(GL_VERTEX_SHADER, dir / (name + ".vert"), defines, vs); !st) return st;
+  if (Status st = compile(GL_FRAGMENT_SHADER, dir / (name + ".frag"), defines, fs); !st) {
     glDeleteShader(vs);
     return st;
   }

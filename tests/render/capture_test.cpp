@@ -9,7 +9,7 @@ using namespace cloth::render;
 
 TEST_CASE("capture: pixels are read as RGB rows from the top, and Mesa's software GL is recognised") {
   test::requireContext();
-  OffscreenTarget target;
+  SceneTarget target;
   REQUIRE(target.create(3, 2, 0).ok());
   target.bindForDrawing();
   glViewport(0, 0, 3, 2);

@@ -9,7 +9,7 @@ using namespace cloth::render;
 TEST_CASE("framebuffer: what is drawn into the target is what reads back, top row first") {
   test::requireContext();
   for (int samples : {0, 4}) {
-    OffscreenTarget target;
+    SceneTarget target;
     REQUIRE(target.create(64, 32, samples).ok());
     CHECK(target.width() == 64);
     target.bindForDrawing();

@@ -13,7 +13,7 @@ using namespace cloth;
 
 TEST_CASE("gpu_buffers: surfaces upload whole when their grid changes, in place otherwise") {
   render::test::requireContext();
-  render::OffscreenTarget target;  // a surfaceless context has no framebuffer of its own to draw into
+  render::SceneTarget target;  // a surfaceless context has no framebuffer of its own to draw into
   REQUIRE(target.create(32, 32, 0).ok());
   target.bindForDrawing();
   const sim::Cloth cloth = sim::buildGrid(sim::GridSpec::fromSpacing(5, 4, 0.1), 0.01);

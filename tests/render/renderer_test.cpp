@@ -75,7 +75,7 @@ class Scene {
 
  private:
   render::Renderer renderer_;
-  render::OffscreenTarget target_;
+  render::SceneTarget target_;
   detail::Refiner refiner_;
   detail::SurfaceMesh surface_;
   sim::Cloth cloth_;

@@ -54,6 +54,9 @@ struct FrameView {
   std::span<const sim::Collider> colliders;
   std::optional<Arrow> wind;  ///< where to draw the wind arrow, if anywhere
   std::vector<Rod> rods;
+  /// Framebuffer rectangles (x, y, width, height; pixels from the bottom left) that opaque UI will
+  /// cover: left unshaded, which on a software rasterizer is a good part of the frame.
+  std::vector<glm::ivec4> hidden;
   bool hadap = false;    ///< the surface carries Hadap pattern amplitudes
   float hadapDepth = 0;  ///< m
   float patternTiles = 1;
@@ -70,6 +73,7 @@ class Renderer {
   void draw(const FrameView& frame, const RenderOptions& options);
 
  private:
+  void hide(std::span<const glm::ivec4> rects);
   void drawCloth(const FrameView& f, const RenderOptions& o);
   void drawSolids(const FrameView& f, const RenderOptions& o);
   void drawOverlays(const FrameView& f, const RenderOptions& o);
@@ -78,7 +82,7 @@ class Renderer {
   void addWindArrow(const FrameView& f, std::vector<Rod>& rods) const;
   void buildMarkers(const FrameView& f, const RenderOptions& o);
 
-  Shader cloth_, solid_, overlay_;
+  Shader cloth_, clothBump_, solid_, overlay_;  ///< clothBump_: the cloth with Hadap bump mapping
   SurfaceBuffers surface_;
   SolidBuffers sphere_, cube_, ground_;
   OverlayBuffer lines_, markers_;

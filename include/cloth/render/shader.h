@@ -26,9 +26,10 @@ class Shader {
   Shader& operator=(Shader&& other) noexcept;
   ~Shader();
 
-  /// Compiles `name`.vert and `name`.frag from `dir` and links them. On failure the message names
-  /// the file and carries the driver's log.
-  Status load(const std::filesystem::path& dir, const std::string& name);
+  /// Compiles `name`.vert and `name`.frag from `dir` and links them; `defines` (lines such as
+  /// "#define BUMP") go right after each file's #version line, for variants of one source. On failure
+  /// the message names the file and carries the driver's log.
+  Status load(const std::filesystem::path& dir, const std::string& name, const std::string& defines = {});
 
   void use() const { glUseProgram(program_); }
   GLint uniform(const char* name) const { return glGetUniformLocation(program_, name); }

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The viewer's numbers are true: the Stats frame rate matches the wall clock on a slow scene, and
+# says how much slower than real time it runs; recording PNGs keeps the viewer above 20 fps and loses
+# no frame; MP4 recording (ffmpeg, started without a shell) gives a video ffprobe reads.
+clothview="$1"
+source "$(dirname "$0")/e2e_lib.sh"
+
+# A slow scene: the 64^2 flag. The panel's figure (the dump) against frames over wall time (the exit
+# summary) and against a clock outside the viewer.
+start=$(date +%s.%N)
+in_xvfb "'$clothview' --scene flag --set grid=64x64 --exit-after 6 --dump-state '$work/slow.json'" \
+  >"$work/slow.log" 2>&1 || fail "slow run failed: $(tail -2 "$work/slow.log")"
+outside=$(python3 -c "import time; print(time.time() - $start)")
+summary=$(grep " frames in " "$work/slow.log")
+read -r frames wall < <(echo "$summary" | sed -E 's/.*: ([0-9]+) frames in ([0-9.]+) s.*/\1 \2/')
+panel=$(json "$work/slow.json" "d['fps']")
+fraction=$(json "$work/slow.json" "d['real_time_fraction']")
+echo "64^2 flag: panel $panel fps; $frames frames in $wall s; $outside s by the outside clock; real time x $fraction"
+python3 - "$panel" "$frames" "$wall" "$outside" "$fraction" <<'PY' || fail "the frame rate shown is not the one measured"
+import sys
+panel, frames, wall, outside, fraction = map(float, sys.argv[1:])
+measured = frames / wall
+assert 6 <= wall <= outside, (wall, outside)           # the summary's clock is a real one
+assert abs(panel - measured) <= 0.35 * measured, (panel, measured)  # the panel shows it (last second vs all)
+assert panel < 40, panel                               # not the thousands a mean of 1/dt showed
+PY
+
+# Recording PNGs at the default size: at least 20 fps, and every frame shown is a file.
+in_xvfb "'$clothview' --scene flag --record '$work/rec' --fps 60 --exit-after 6" >"$work/rec.log" 2>&1 \
+  || fail "recording run failed: $(tail -2 "$work/rec.log")"
+read -r frames wall < <(grep " frames in " "$work/rec.log" | sed -E 's/.*: ([0-9]+) frames in ([0-9.]+) s.*/\1 \2/')
+files=$(ls "$work/rec/recording_0001" | grep -c '^frame_.*\.png$')
+fps=$(python3 -c "print(round($frames / $wall, 1))")
+echo "recording: $frames frames in $wall s ($fps fps), $files PNG files"
+python3 -c "import sys; sys.exit(0 if $fps >= 20 else 1)" || fail "recording PNGs slowed the viewer to $fps fps"
+[ "$files" = "$frames" ] || fail "$frames frames shown but $files recorded"
+identify "$work/rec/recording_0001/frame_000010.png" 2>/dev/null | grep -q "1280x720" || fail "frames are not 1280x720"
+
+# MP4, the command that used to stop at a shell syntax error; an odd size is padded to even.
+command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || {
+  fail "ffmpeg and ffprobe are not installed (scripts/install-deps.sh installs them)"
+  finish
+}
+for size in "1280 720" "321 201"; do
+  read -r w h <<<"$size"
+  env -u DISPLAY "$clothview" --headless --scene waving-flag --seconds 2 --width "$w" --height "$h" \
+    --record "$work/mp4_$w" --format mp4 >"$work/mp4.log" 2>&1 || fail "MP4 recording at ${w}x$h failed: $(tail -3 "$work/mp4.log")"
+  grep -q "Syntax error" "$work/mp4.log" && fail "a shell parsed the ffmpeg command"
+  video="$work/mp4_$w/recording_0001/recording.mp4"
+  probe=$(ffprobe -v error -select_streams v:0 -count_frames \
+    -show_entries stream=codec_name,width,height,nb_read_frames -of csv=p=0 "$video" 2>&1)
+  echo "MP4 at ${w}x$h: ffprobe says $probe"
+  expect="h264,$(((w + 1) / 2 * 2)),$(((h + 1) / 2 * 2)),61"
+  [ "$probe" = "$expect" ] || fail "ffprobe read '$probe', expected '$expect' (codec, size, 2 s at 30 fps + 1)"
+done
+finish
