@@ -7,11 +7,11 @@ packages=(
   # toolchain
   cmake g++ ninja-build pkg-config
   # core, command line, files and tests
-  libglm-dev catch2 libcli11-dev nlohmann-json3-dev libstb-dev libpng-dev
+  libglm-dev catch2 libcli11-dev nlohmann-json3-dev libstb-dev libpng-dev libassimp-dev
   # the viewer: window, GL loader, UI; Mesa's software GL and EGL for machines without a GPU
   libglfw3-dev libepoxy-dev libimgui-dev libgl1-mesa-dri libegl-mesa0
   # end-to-end tests: a real X display, mouse and keys, screenshots, JSON checks, OBJ import
-  xvfb xauth xdotool imagemagick fonts-dejavu-core python3 assimp-utils
+  xvfb xauth xdotool imagemagick fonts-dejavu-core python3 assimp-utils assimp-testmodels
   # recording MP4 and checking it
   ffmpeg
   # fuzzing: clang with libFuzzer; the format check

@@ -15,9 +15,11 @@
 
 #include <glm/trigonometric.hpp>
 
+#include "cloth/io/mesh_file.h"
 #include "cloth/io/preset_file.h"
 #include "cloth/render/capture.h"
 #include "cloth/render/shader.h"
+#include "cloth/sim/scenes.h"
 #include "cloth/view/capture_names.h"
 #include "state_dump.h"
 #include "window.h"
@@ -116,7 +118,7 @@ void App::frame(int steps, glm::ivec2 size) {
   state_.applySettings();
   state_.advance(steps);
   state_.refine();
-  drawScene(size, screenshotRequested_ || recorder_.active());
+  drawScene(size, screenshotRequested_ || (recorder_.active() && recorder_.format() != CaptureFormat::Pc2));
   capture();
   ++state_.stats.frames;
 }
@@ -152,7 +154,9 @@ glm::ivec4 App::panelPixels(glm::vec4 rect, glm::ivec2 size) const {
 void App::capture() {
   if (std::exchange(screenshotRequested_, false)) saveScreenshot();
   if (!recorder_.active()) return;
-  if (!recorder_.add(target_->read())) {
+  const bool added = recorder_.format() == CaptureFormat::Pc2 ? recorder_.addSurface(state_.surface)
+                                                              : recorder_.add(target_->read());
+  if (!added) {
     state_.notify("recording stopped: " + recorder_.error());
     return;
   }
@@ -237,9 +241,23 @@ void App::toggleRecording() {
                               : "recording stopped: " + error);
 }
 
+// A mesh collider from a file: it replaces the drape scene's table (whose cloth starts over), or joins
+// the other colliders. A bad file changes nothing.
+void App::addColliderMesh(const std::filesystem::path& path) {
+  std::shared_ptr<const sim::CollisionMesh> mesh;
+  if (auto st = io::loadCollisionMesh(path, mesh); !st)
+    return state_.notify(st.message() + "; the scene is unchanged");
+  sim::useColliderMeshes(state_.settings.scene, {mesh});
+  if (state_.settings.scene.name == "drape") state_.reset();
+  state_.notify("mesh '" + path.string() + "' added: " + std::to_string(mesh->mesh().triangles.size()) +
+                " triangles (placed by collider_fit, collider_scale, collider_offset)");
+}
+
 // Panel requests that need files or the window.
 void App::handleRequests(Window& window) {
+  for (const std::string& file : window.takeDroppedFiles()) addColliderMesh(file);
   UiRequests r = std::exchange(requests_, {});
+  if (r.addMesh) addColliderMesh(capture_.meshPath);
   if (r.vsyncChanged) window.setVsync(capture_.vsync);
   if (r.savePreset) {
     const auto mode = capture_.overwritePreset ? io::Overwrite::Allowed : io::Overwrite::Never;
@@ -355,6 +373,9 @@ int App::runWindowed() {
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     window.swapBuffers();
+    // The title names the scene once its first frame is on screen (end-to-end tests wait for it).
+    if (const std::string title = "clothview - " + state_.settings.scene.name; title != title_)
+      window.setTitle(title_ = title);
     // A recorded frame advances 1 / fps simulated seconds: shown no faster, the cloth moves in real time.
     if (recorder_.active())
       std::this_thread::sleep_until(now + std::chrono::duration_cast<Clock::duration>(

@@ -42,6 +42,7 @@ class App {
   void windowedUi(class Window& window, double wallSeconds);
   void runCommand(view::Command command);
   void handleRequests(Window& window);
+  void addColliderMesh(const std::filesystem::path& path);
   void saveScreenshot();
   void startRecording(const std::filesystem::path& base);
   void toggleRecording();
@@ -59,6 +60,7 @@ class App {
   InputController input_;
   bool quit_ = false;
   bool screenshotRequested_ = false;  ///< S: saved from the next frame drawn
+  std::string title_;                 ///< the window's, once set
   long long recordedFrames_ = 0;
 };
 

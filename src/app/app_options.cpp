@@ -17,6 +17,11 @@ void addOptions(CLI::App& app, AppOptions& o, std::string& format) {
       ->take_all()
       ->allow_extra_args(false);
   app.add_option("--preset", o.preset, "Load parameters from a preset JSON file (before --set)");
+  app.add_option(
+         "--collider-mesh", o.colliderMeshes,
+         "Add a mesh collider from FILE (OBJ, PLY, STL, glTF, FBX, ...), repeatable; in the drape scene "
+         "it replaces the table")
+      ->allow_extra_args(false);
   app.add_option("--width", o.width, "Window or image width in pixels")->check(CLI::Range(64, 8192));
   app.add_option("--height", o.height, "Window or image height in pixels")->check(CLI::Range(64, 8192));
   app.add_flag("--headless", o.headless, "Render offscreen with no display (EGL), then exit");
@@ -26,8 +31,11 @@ void addOptions(CLI::App& app, AppOptions& o, std::string& format) {
   app.add_option("--record", o.record, "Record frames into a new numbered folder under DIR");
   app.add_option("--record-frames", o.recordFrames, "Stop recording after N frames")
       ->check(CLI::Range(0LL, 1000000LL));
-  app.add_option("--format", format, "Recording format: png or mp4 (mp4 needs ffmpeg on PATH)")
-      ->check(CLI::IsMember({"png", "mp4"}));
+  app.add_option(
+         "--format", format,
+         "Recording format: png, mp4 (needs ffmpeg on PATH) or pc2 (the render surface's vertices as a "
+         "point cache, with an OBJ of the first frame)")
+      ->check(CLI::IsMember({"png", "mp4", "pc2"}));
   app.add_option("--screenshot", o.screenshot, "Write the last frame to this PNG file on exit");
   app.add_option("--dump-state", o.dumpState, "Write key-node positions and parameters as JSON on exit");
   app.add_option("--capture-dir", o.captureDir, "Folder for screenshots (S) and recordings (C)");
@@ -59,7 +67,7 @@ std::variant<AppOptions, ExitNow> parseAppOptions(int argc, const char* const* a
   addOptions(app, o, format);
   app.footer(view::controlsText());
   if (auto exit = config::parseOrExit(app, argc, argv, "clothview", kVersion)) return *exit;
-  o.format = format == "mp4" ? CaptureFormat::Mp4 : CaptureFormat::Png;
+  o.format = format == "mp4" ? CaptureFormat::Mp4 : format == "pc2" ? CaptureFormat::Pc2 : CaptureFormat::Png;
   if (o.camera) {
     float yaw, pitch, distance;
     char end;

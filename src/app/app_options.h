@@ -11,13 +11,14 @@
 
 namespace cloth::app {
 
-enum class CaptureFormat { Png, Mp4 };
+enum class CaptureFormat { Png, Mp4, Pc2 };
 
 struct AppOptions {
   std::string scene = "flag";
-  std::vector<std::string> assignments;         ///< --set NAME=VALUE, in order
-  std::optional<std::filesystem::path> preset;  ///< applied before --set
-  int width = 1280, height = 720;               ///< window or offscreen size (pixels)
+  std::vector<std::string> assignments;               ///< --set NAME=VALUE, in order
+  std::optional<std::filesystem::path> preset;        ///< applied before --set
+  std::vector<std::filesystem::path> colliderMeshes;  ///< mesh colliders (in drape: instead of the table)
+  int width = 1280, height = 720;                     ///< window or offscreen size (pixels)
   bool headless = false;
   double seconds = 3.0;                         ///< headless: simulated seconds to render
   double fps = 30.0;                            ///< frame rate of recordings (and headless frames)

@@ -6,7 +6,9 @@
 #include "app.h"
 #include "app_options.h"
 #include "cloth/config/param_table.h"
+#include "cloth/io/mesh_file.h"
 #include "cloth/io/preset_file.h"
+#include "cloth/sim/scenes.h"
 
 namespace {
 
@@ -27,6 +29,13 @@ std::optional<cloth::config::Settings> initialSettings(const cloth::app::AppOpti
       std::cerr << "clothview: error: " << st.message() << "\n";
       return std::nullopt;
     }
+  std::vector<std::shared_ptr<const cloth::sim::CollisionMesh>> meshes(o.colliderMeshes.size());
+  for (std::size_t i = 0; i < meshes.size(); ++i)
+    if (auto st = cloth::io::loadCollisionMesh(o.colliderMeshes[i], meshes[i]); !st) {
+      std::cerr << "clothview: error: " << st.message() << "\n";
+      return std::nullopt;
+    }
+  cloth::sim::useColliderMeshes(settings->scene, meshes);
   return settings;
 }
 

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -71,6 +72,27 @@ void drawSolverStatus(const ViewerState& s) {
                         step.solverCycles == 1 ? "" : "s", 100 * step.solverResidual);
 }
 
+// A mesh collider from a file (or dropped onto the window), and where meshes go.
+void drawMeshControls(PanelContext& c) {
+  ViewerState& s = c.state;
+  ImGui::InputText("mesh file", c.capture.meshPath, sizeof c.capture.meshPath);
+  remember(s, "mesh file");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("OBJ, PLY, STL, glTF, FBX, ...; or drop the file onto the window");
+  if (button(s, "Add mesh")) c.requests.addMesh = true;
+  const auto meshes =
+      std::count_if(s.settings.scene.colliders.begin(), s.settings.scene.colliders.end(),
+                    [](const sim::Collider& k) { return k.shape == sim::ColliderShape::Mesh; });
+  if (meshes > 0) {
+    ImGui::SameLine();
+    ImGui::Text("%d mesh collider%s", static_cast<int>(meshes), meshes == 1 ? "" : "s");
+    if (ImGui::TreeNode("mesh placement")) {
+      params(s, {"collider_fit", "collider_scale", "collider_offset"});
+      ImGui::TreePop();
+    }
+  }
+}
+
 void drawScenePanel(PanelContext& c) {
   ViewerState& s = c.state;
   if (params(s, {"scene", "grid"})) s.reset();  // a new cloth
@@ -99,6 +121,7 @@ void drawScenePanel(PanelContext& c) {
   }
   params(s, {"h", "substeps"});
   drawSolverStatus(s);
+  drawMeshControls(c);
   int mode = static_cast<int>(s.playback.mode);
   ImGui::RadioButton("real time", &mode, 0);
   ImGui::SameLine();
@@ -208,6 +231,13 @@ void drawCapturePanel(PanelContext& c) {
   ImGui::EndDisabled();
   if (!cap.ffmpegAvailable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("MP4 needs ffmpeg on PATH; it was not found");
+  ImGui::SameLine();
+  ImGui::RadioButton("PC2", &format, 2);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "the render surface's vertices, every frame, as a point cache (recording.pc2) with\n"
+        "its first frame as recording.obj: import the OBJ in Blender, add a Mesh Cache\n"
+        "modifier and point it at the PC2");
   cap.format = static_cast<CaptureFormat>(format);
   if (c.recorder.active())
     ImGui::TextWrapped("recording: %lld frames written into %s", c.recorder.framesWritten(),
@@ -232,6 +262,10 @@ void drawStatsPanel(PanelContext& c) {
   ImGui::Text("%d steps/frame: step %.3f ms, refine %.2f ms", st.stepsLastFrame, st.msPerStep, st.msRefine);
   ImGui::Text("key nodes %zu   render nodes %zu", s.simulation.cloth().nodeCount(), s.surface.vertexCount());
   ImGui::Text("max strain %.4f   kinetic energy %.4g J", st.maxStrain, st.kineticEnergy);
+  if (st.surfaceClearance.pushed > 0)
+    ImGui::TextWrapped("render surface: %d vertices kept out of colliders (the deepest %.1f mm %s)",
+                       st.surfaceClearance.pushed, 1e3 * std::abs(st.surfaceClearance.deepest),
+                       st.surfaceClearance.deepest < 0 ? "inside" : "from the surface");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", view::stiffnessRatioNote(s.simulation).c_str());
   ImGui::PopStyleColor();

@@ -19,6 +19,7 @@ struct UiRequests {
   bool savePreset = false;
   bool loadPreset = false;
   int loadPatternSlot = -1;  ///< 0 or 1: load the pattern file into that slot
+  bool addMesh = false;      ///< add the mesh file as a collider
   bool vsyncChanged = false;
 };
 
@@ -27,6 +28,7 @@ struct CaptureSettings {
   char folder[512] = "clothview-captures";
   char presetPath[512] = "clothview-preset.json";
   char patternPath[512] = "assets/patterns/u_folds.png";
+  char meshPath[512] = "";
   bool overwritePreset = false;
   CaptureFormat format = CaptureFormat::Png;
   double fps = 30;

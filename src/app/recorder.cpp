@@ -12,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "cloth/io/obj_writer.h"
 #include "cloth/view/capture_names.h"
 
 extern char** environ;
@@ -81,8 +82,38 @@ config::Status Recorder::start(const std::filesystem::path& base, CaptureFormat 
   written_ = 0;
   error_.clear();
   active_ = true;
-  worker_ = std::thread(&Recorder::run, this);
+  if (format != CaptureFormat::Pc2) worker_ = std::thread(&Recorder::run, this);
   return config::Status::success();
+}
+
+bool Recorder::addSurface(const detail::SurfaceMesh& surface) {
+  if (!active_ || format_ != CaptureFormat::Pc2) return false;
+  auto write = [&]() -> config::Status {
+    if (!cache_.isOpen()) {
+      const io::ObjMesh first{surface.positions, surface.uvs, surface.normals, surface.indices};
+      if (auto st = io::writeObj(folder_ / "recording.obj", first, io::Overwrite::Never,
+                                 "the first frame of recording.pc2, same vertex order");
+          !st)
+        return st;
+      if (auto st = cache_.open(folder_ / "recording.pc2", static_cast<int>(surface.vertexCount()), 0, 1,
+                                io::Overwrite::Never);
+          !st)
+        return st;
+    }
+    return cache_.add(surface.positions);
+  };
+  if (const config::Status st = write(); !st) {
+    {
+      std::lock_guard lock(mutex_);
+      error_ = st.message();
+      failed_ = true;
+    }
+    stop();  // a cache is written whole or not at all: a failed write leaves no file
+    return false;
+  }
+  std::lock_guard lock(mutex_);
+  ++written_;
+  return true;
 }
 
 bool Recorder::add(io::Image frame) {
@@ -100,6 +131,8 @@ bool Recorder::add(io::Image frame) {
 }
 
 void Recorder::stop() {
+  if (cache_.isOpen())  // the frames written so far, even after a failed one
+    if (const config::Status st = cache_.close(); !st && error_.empty()) error_ = st.message();
   if (!worker_.joinable()) {
     active_ = false;
     return;

@@ -1,5 +1,6 @@
 #pragma once
-// Records rendered frames: numbered PNGs in a fresh numbered folder, or an MP4 through ffmpeg.
+// Records rendered frames: numbered PNGs in a fresh numbered folder, an MP4 through ffmpeg, or the
+// render surface's vertices as a point cache (PC2, for Blender's Mesh Cache modifier and others).
 // Frames are encoded and written on a worker thread, off the render thread; no frame is dropped:
 // when the queue is full, add() waits. The first write error (unwritable folder, full disk, ffmpeg
 // gone) stops the recording and keeps the frames already written.
@@ -15,7 +16,9 @@
 
 #include "app_options.h"
 #include "cloth/config/status.h"
+#include "cloth/detail/surface_mesh.h"
 #include "cloth/io/image_io.h"
+#include "cloth/io/pc2_writer.h"
 
 namespace cloth::app {
 
@@ -37,6 +40,10 @@ class Recorder {
   config::Status start(const std::filesystem::path& base, CaptureFormat format, double fps);
   /// Queues a frame; waits if the writer is behind. False once the recording has stopped.
   bool add(io::Image frame);
+  /// PC2 recordings: appends the surface's vertices to recording.pc2 (the first frame also goes to
+  /// recording.obj, with the same vertex order). False once the recording has stopped.
+  bool addSurface(const detail::SurfaceMesh& surface);
+  CaptureFormat format() const { return format_; }
   /// Finishes writing queued frames and stops.
   void stop();
 
@@ -56,6 +63,7 @@ class Recorder {
   CaptureFormat format_ = CaptureFormat::Png;
   double fps_ = 30;
   std::filesystem::path folder_;
+  io::Pc2Writer cache_;    ///< while recording PC2
   int encoderPid_ = -1;    ///< ffmpeg, while recording MP4
   int encoderInput_ = -1;  ///< the write end of its standard input
 

@@ -47,7 +47,7 @@ void ViewerState::frameScene() {
 
 void ViewerState::applySettings() {
   simulation.params() = settings.scene.params;
-  simulation.colliders() = settings.scene.colliders;
+  simulation.setColliders(settings.scene.colliders);
 }
 
 void ViewerState::advance(int steps) {
@@ -83,6 +83,9 @@ void ViewerState::advance(int steps) {
 void ViewerState::refine() {
   const auto start = Clock::now();
   refiner.refine(simulation.cloth(), settings.detail, simulation.time(), surface);
+  stats.surfaceClearance = detail::keepOutside(surface, simulation.colliders(),
+                                               kSurfaceClearance * settings.scene.params.collision.thickness,
+                                               sim::keySpacing(simulation.cloth()));
   stats.msRefine = msSince(start);
 }
 

@@ -26,8 +26,13 @@ struct FrameStats {
   double maxStrain = 0, kineticEnergy = 0;
   std::deque<float> kineticHistory;  ///< last few hundred frames
   long long frames = 0;
-  double simulatedSeconds = 0;  ///< since the viewer started, across resets
+  double simulatedSeconds = 0;                ///< since the viewer started, across resets
+  detail::SurfaceClearance surfaceClearance;  ///< the render surface kept out of colliders
 };
+
+/// The render surface keeps this share of the contact thickness from colliders (the key nodes keep
+/// all of it; half leaves no visible gap).
+inline constexpr double kSurfaceClearance = 0.5;
 
 struct ViewerState {
   explicit ViewerState(config::Settings initial);

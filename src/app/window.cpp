@@ -44,6 +44,7 @@ config::Status Window::open(int width, int height, const std::string& title, boo
   glfwSetCursorPosCallback(window_, onCursor);
   glfwSetScrollCallback(window_, onScroll);
   glfwSetKeyCallback(window_, onKey);
+  glfwSetDropCallback(window_, onDrop);
   return config::Status::success();
 }
 
@@ -103,6 +104,14 @@ void Window::onScroll(GLFWwindow* w, double dx, double dy) {
 void Window::onKey(GLFWwindow* w, int key, int, int action, int mods) {
   if (action == GLFW_RELEASE) return;
   owner(w)->events_.push_back({InputEvent::Type::Key, key, true, mods, {0, 0}});
+}
+
+void Window::onDrop(GLFWwindow* w, int count, const char** paths) {
+  for (int i = 0; i < count; ++i) owner(w)->dropped_.emplace_back(paths[i]);
+}
+
+void Window::setTitle(const std::string& title) {
+  glfwSetWindowTitle(window_, title.c_str());
 }
 
 }  // namespace cloth::app

@@ -2,6 +2,7 @@
 // The GLFW window with an OpenGL 3.3 core context, and the input events it delivers.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -31,10 +32,13 @@ class Window {
   /// backend, which chains to them.
   config::Status open(int width, int height, const std::string& title, bool vsync);
   void setVsync(bool on);
+  void setTitle(const std::string& title);
   bool shouldClose() const;
   void swapBuffers();
   /// Polls GLFW and returns the events since the previous call.
   std::vector<InputEvent>& pollEvents();
+  /// Files dropped onto the window since the previous call.
+  std::vector<std::string> takeDroppedFiles() { return std::exchange(dropped_, {}); }
   glm::ivec2 framebufferSize() const;
   glm::vec2 windowSize() const;
   float contentScale() const;
@@ -46,9 +50,11 @@ class Window {
   static void onCursor(GLFWwindow* w, double x, double y);
   static void onScroll(GLFWwindow* w, double dx, double dy);
   static void onKey(GLFWwindow* w, int key, int scancode, int action, int mods);
+  static void onDrop(GLFWwindow* w, int count, const char** paths);
 
   GLFWwindow* window_ = nullptr;
   std::vector<InputEvent> events_;
+  std::vector<std::string> dropped_;
 };
 
 }  // namespace cloth::app

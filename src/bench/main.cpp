@@ -12,6 +12,7 @@
 
 #include "cloth/io/safe_file.h"
 #include "cloth/sim/names.h"
+#include "collider_bench.h"
 #include "large_steps.h"
 #include "refine_bench.h"
 #include "sim_bench.h"
@@ -24,7 +25,7 @@ using nlohmann::json;
 
 constexpr int kWindowSteps = 40;  // each step sample: 0.04 s of simulated time at h = 1 ms
 
-constexpr const char* kSections[] = {"steps", "stability", "refine", "large-steps"};
+constexpr const char* kSections[] = {"steps", "stability", "refine", "large-steps", "colliders"};
 
 struct Options {
   bool quick = false;
@@ -126,6 +127,25 @@ json largeStepsTable(const Options& o) {
   return out;
 }
 
+json colliderTable(const Options& o) {
+  std::printf("\ncolliders (20^2 cloth lying on it, h = 1/60 s, t = 0.4 to 1 s; ms per step, median)\n");
+  std::printf("%-44s %9s %10s %9s %12s\n", "collider", "triangles", "median ms", "min ms", "vs sphere");
+  json out = json::array();
+  const auto rows = bench::benchmarkColliders(o.quick);
+  const double sphere = rows.front().timing.medianMs;
+  for (const auto& r : rows) {
+    const bool ball = r.collider.rfind("ball", 0) == 0;
+    std::printf("%-44s %9d %10.3f %9.3f", r.collider.c_str(), r.triangles, r.timing.medianMs, r.timing.minMs);
+    if (ball && r.triangles > 0) std::printf(" %+11.3f ms", r.timing.medianMs - sphere);
+    std::printf("\n");
+    out.push_back({{"collider", r.collider},
+                   {"triangles", r.triangles},
+                   {"ms_per_step_median", r.timing.medianMs},
+                   {"ms_per_step_min", r.timing.minMs}});
+  }
+  return out;
+}
+
 json refineTable(const Options& o) {
   std::printf("\nrefinement (ball scene 32x32 key nodes, r = 8; median)\n");
   std::printf("%-18s %9s %3s %12s %10s %8s\n", "mode", "key nodes", "r", "render nodes", "median ms",
@@ -161,9 +181,10 @@ int runSoak(long long steps) {
 int main(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, o)) {
-    std::fprintf(stderr,
-                 "usage: clothbench [--quick] [--only steps|stability|refine|large-steps] [--json FILE] |"
-                 " --soak STEPS\n");
+    std::fprintf(
+        stderr,
+        "usage: clothbench [--quick] [--only steps|stability|refine|large-steps|colliders] [--json FILE] |"
+        " --soak STEPS\n");
     return 2;
   }
   if (!o.jsonPath.empty())
@@ -182,6 +203,7 @@ int main(int argc, char** argv) {
   if (wanted("stability")) report["stability"] = stabilityTable(o);
   if (wanted("refine")) report["refine"] = refineTable(o);
   if (wanted("large-steps")) report["large_steps"] = largeStepsTable(o);
+  if (wanted("colliders")) report["colliders"] = colliderTable(o);
   if (!o.jsonPath.empty()) {
     if (auto st = io::writeFileAtomically(o.jsonPath, report.dump(2) + "\n", io::Overwrite::Allowed); !st) {
       std::fprintf(stderr, "clothbench: %s\n", st.message().c_str());

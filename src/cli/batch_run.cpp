@@ -9,9 +9,12 @@
 #include "cloth/config/param_table.h"
 #include "cloth/detail/names.h"
 #include "cloth/detail/refiner.h"
+#include "cloth/io/mesh_file.h"
 #include "cloth/io/obj_writer.h"
+#include "cloth/io/pc2_writer.h"
 #include "cloth/sim/flutter.h"
 #include "cloth/sim/names.h"
+#include "cloth/sim/scenes.h"
 #include "cloth/sim/stats.h"
 #include "run_stats.h"
 
@@ -25,8 +28,9 @@ struct BadInput {
   std::string message;
 };
 
-constexpr double kFlutterSettle = 1.0;    // s before a flag's flutter is recorded
-constexpr double kFlutterSample = 0.005;  // s between samples
+constexpr double kFlutterSettle = 1.0;     // s before a flag's flutter is recorded
+constexpr double kFlutterSample = 0.005;   // s between samples
+constexpr double kSurfaceClearance = 0.5;  // of the thickness, kept by the render surface (as the viewer)
 
 double seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
@@ -67,6 +71,10 @@ config::Settings buildSettings(const CliOptions& o) {
   set("refine", o.refine);
   for (const std::string& a : o.assignments)
     if (auto st = config::applyAssignment(*s, a); !st) throw BadInput{st.message()};
+  std::vector<std::shared_ptr<const sim::CollisionMesh>> meshes(o.colliderMeshes.size());
+  for (std::size_t i = 0; i < meshes.size(); ++i)
+    if (auto st = io::loadCollisionMesh(o.colliderMeshes[i], meshes[i]); !st) throw BadInput{st.message()};
+  sim::useColliderMeshes(s->scene, meshes);
   return *s;
 }
 
@@ -86,31 +94,62 @@ fs::path framePath(const fs::path& dir, long long frame) {
   return dir / name;
 }
 
-// Exports the render surface of the chosen detail mode: positions, uvs, normals, triangles.
+// The first frame's mesh beside a point cache: FILE.pc2 -> FILE.obj.
+fs::path firstFramePath(const fs::path& pc2) {
+  return fs::path(pc2).replace_extension(".obj");
+}
+
+// Exports the render surface of the chosen detail mode, kept out of the colliders, as numbered OBJ
+// frames (positions, uvs, normals, triangles) and/or one point cache with the first frame's OBJ.
 class FrameExporter {
  public:
-  FrameExporter(fs::path dir, bool force, detail::DetailSettings detail)
-      : dir_(std::move(dir)), force_(force), detail_(detail) {}
+  FrameExporter(const CliOptions& o, const config::Settings& s) : options_(o), settings_(s) {}
 
-  // The comment names what an analysis of the frames needs: the grid of the surface and the key spacing.
-  config::Status write(const sim::Cloth& c, long long frame, double time) {
-    refiner_.refine(c, detail_, time, mesh_);
-    const io::ObjMesh obj{mesh_.positions, mesh_.uvs, mesh_.normals, mesh_.indices};
-    char comment[200];
-    std::snprintf(comment, sizeof comment,
-                  "t = %.6f s, detail %s, grid %dx%d, key grid %dx%d, key spacing %.9g m", time,
-                  std::string(detail::name(detail_.mode)).c_str(), mesh_.nu, mesh_.nv, c.nu, c.nv,
-                  c.springsOf(sim::SpringFamily::Structural)[0].rest);
-    return io::writeObj(framePath(dir_, frame), obj, force_ ? io::Overwrite::Allowed : io::Overwrite::Never,
-                        comment);
+  config::Status write(const sim::Simulation& sim, long long frame) {
+    const sim::Cloth& c = sim.cloth();
+    refiner_.refine(c, settings_.detail, sim.time(), mesh_);
+    detail::keepOutside(mesh_, sim.colliders(),
+                        kSurfaceClearance * settings_.scene.params.collision.thickness, sim::keySpacing(c));
+    const auto overwrite = options_.force ? io::Overwrite::Allowed : io::Overwrite::Never;
+    if (options_.exportDir)
+      if (auto st =
+              io::writeObj(framePath(*options_.exportDir, frame), obj(), overwrite, comment(c, sim.time()));
+          !st)
+        return st;
+    if (!options_.pc2Path) return config::Status::success();
+    if (!cache_.isOpen()) {
+      if (auto st = io::writeObj(firstFramePath(*options_.pc2Path), obj(), overwrite, comment(c, sim.time()));
+          !st)
+        return st;
+      if (auto st = cache_.open(*options_.pc2Path, static_cast<int>(mesh_.vertexCount()), 0, 1, overwrite);
+          !st)
+        return st;
+    }
+    positions_.assign(mesh_.positions.begin(), mesh_.positions.end());
+    return cache_.add(positions_);
   }
 
+  /// Finishes the point cache, if there is one.
+  config::Status close() { return cache_.isOpen() ? cache_.close() : config::Status::success(); }
+
  private:
-  fs::path dir_;
-  bool force_;
-  detail::DetailSettings detail_;
+  io::ObjMesh obj() const { return {mesh_.positions, mesh_.uvs, mesh_.normals, mesh_.indices}; }
+
+  // What an analysis of the frames needs: the grid of the surface and the key spacing.
+  std::string comment(const sim::Cloth& c, double time) const {
+    char text[200];
+    std::snprintf(text, sizeof text, "t = %.6f s, detail %s, grid %dx%d, key grid %dx%d, key spacing %.9g m",
+                  time, std::string(detail::name(settings_.detail.mode)).c_str(), mesh_.nu, mesh_.nv, c.nu,
+                  c.nv, sim::keySpacing(c));
+    return text;
+  }
+
+  const CliOptions& options_;
+  const config::Settings& settings_;
   detail::Refiner refiner_;
   detail::SurfaceMesh mesh_;
+  io::Pc2Writer cache_;
+  std::vector<sim::Vec3> positions_;
 };
 
 // Refuses up front to replace any file the run would write, unless --force.
@@ -121,6 +160,14 @@ void checkOutputs(const CliOptions& o, long long frames) {
     for (long long f = 0; f < frames && !o.force; ++f)
       if (fs::exists(framePath(*o.exportDir, f), ec))
         throw BadInput{"'" + framePath(*o.exportDir, f).string() + "' exists (use --force to replace it)"};
+  }
+  if (o.pc2Path) {
+    for (const fs::path& p : {*o.pc2Path, firstFramePath(*o.pc2Path)})
+      if (!o.force && fs::exists(p, ec))
+        throw BadInput{"'" + p.string() + "' exists (use --force to replace it)"};
+    const fs::path dir = o.pc2Path->parent_path().empty() ? fs::path(".") : o.pc2Path->parent_path();
+    if (!fs::is_directory(dir, ec))
+      throw BadInput{"cannot write '" + o.pc2Path->string() + "': no such directory"};
   }
   if (o.statsPath && *o.statsPath != "-") {
     const fs::path p(*o.statsPath);
@@ -146,9 +193,12 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
   }();
 
   std::optional<FrameExporter> exporter;
-  if (o.exportDir) exporter.emplace(*o.exportDir, o.force, settings.detail);
-  RunStats run{settings.scene.name, std::string(sim::name(settings.scene.params.solver.integrator)), steps,
-               h};
+  if (o.exportDir || o.pc2Path) exporter.emplace(o, settings);
+  RunStats run;
+  run.scene = settings.scene.name;
+  run.integrator = sim::name(settings.scene.params.solver.integrator);
+  run.steps = steps;
+  run.h = h;
   // A flag's free edge, every 5 ms after a 1 s settle (Kang Fig. 7's flutter).
   std::optional<sim::FlutterRecorder> flutter;
   if (settings.scene.pinFirstColumn) flutter.emplace();
@@ -156,7 +206,7 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
   const auto start = Clock::now();
   for (long long i = 0; i <= steps; ++i) {
     if (exporter && i % every == 0) {
-      if (auto st = exporter->write(simulation.cloth(), i / every, simulation.time()); !st) {
+      if (auto st = exporter->write(simulation, i / every); !st) {
         err << "clothsim: error: " << st.message() << "\n";
         return kExitFailure;
       }
@@ -168,7 +218,20 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
     if (flutter && simulation.time() >= kFlutterSettle && (i + 1) % flutterEvery == 0)
       flutter->sample(simulation.cloth());
   }
+  if (exporter)
+    if (auto st = exporter->close(); !st) {
+      err << "clothsim: error: " << st.message() << "\n";
+      return kExitFailure;
+    }
   if (flutter && flutter->samples() >= 4) run.flutter = flutter->stats(flutterEvery * h);
+  if (!simulation.colliders().empty()) {  // how far the render surface would sink without keepOutside
+    detail::Refiner refiner;
+    detail::SurfaceMesh surface;
+    refiner.refine(simulation.cloth(), settings.detail, simulation.time(), surface);
+    run.surface = detail::keepOutside(surface, simulation.colliders(),
+                                      kSurfaceClearance * settings.scene.params.collision.thickness,
+                                      sim::keySpacing(simulation.cloth()));
+  }
   run.wallSeconds = seconds(Clock::now() - start);
   run.simSeconds = simulation.time();
   if (simulation.recoveries() > 0)

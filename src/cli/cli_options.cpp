@@ -17,7 +17,15 @@ void addOptions(CLI::App& app, CliOptions& o, bool& listScenes, bool& listParams
   app.add_option("--set", o.assignments, "NAME=VALUE parameter, repeatable (see --list-params)")
       ->take_all()
       ->allow_extra_args(false);
+  app.add_option(
+         "--collider-mesh", o.colliderMeshes,
+         "Add a mesh collider from FILE (OBJ, PLY, STL, glTF, FBX, ...), repeatable; in the drape scene "
+         "it replaces the table (placed by collider_fit, collider_scale, collider_offset)")
+      ->allow_extra_args(false);
   app.add_option("--export-obj", o.exportDir, "Write numbered OBJ frames into this folder");
+  app.add_option("--export-pc2", o.pc2Path,
+                 "Write the exported frames as one point cache (POINTCACHE2) to FILE, and the first frame as "
+                 "FILE with .obj");
   app.add_option("--every", o.every, "Export every K steps (default: one frame per 1/30 s)");
   app.add_option("--stats", o.statsPath, "Write run statistics as JSON to FILE, or - for standard output");
   app.add_flag("--force", o.force, "Allow replacing existing output files");

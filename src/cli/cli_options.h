@@ -23,9 +23,11 @@ struct CliOptions {
   std::optional<std::string> refine;     ///< refinement factor r
   std::vector<std::string> assignments;  ///< NAME=VALUE, applied in order
   std::optional<std::filesystem::path> exportDir;
-  int every = 0;                         ///< export every K steps; 0 = one frame per 1/30 s
-  std::optional<std::string> statsPath;  ///< "-" for standard output
-  bool force = false;                    ///< allow replacing existing files
+  std::optional<std::filesystem::path> pc2Path;       ///< point cache of the exported frames
+  std::vector<std::filesystem::path> colliderMeshes;  ///< mesh colliders to add
+  int every = 0;                                      ///< export every K steps; 0 = one frame per 1/30 s
+  std::optional<std::string> statsPath;               ///< "-" for standard output
+  bool force = false;                                 ///< allow replacing existing files
 };
 
 using config::ExitNow;

@@ -33,6 +33,9 @@ std::string statsJson(const RunStats& run, const sim::Simulation& sim) {
   auto number = [&](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   j["max_strain"] = number(sim::maxStrain(c, sim::SpringFamily::Structural));
   j["max_shear_strain"] = number(sim::maxStrain(c, sim::SpringFamily::Shear));
+  if (run.surface)  // the refined surface only interpolates the key nodes kept outside
+    j["render_surface"] = {{"min_clearance_before_push_out", number(run.surface->deepest)},
+                           {"vertices_pushed_out", run.surface->pushed}};
   if (run.flutter)
     j["flutter"] = {{"dominant_hz", run.flutter->dominantHz},
                     {"power_below_20hz", run.flutter->powerBelow},

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "cloth/detail/refiner.h"
 #include "cloth/sim/flutter.h"
 
 #include "cloth/sim/simulation.h"
@@ -16,9 +17,10 @@ struct RunStats {
   long long steps = 0;
   double h = 0;  ///< s
   double simSeconds = 0;
-  double wallSeconds = 0;                    ///< whole run, exports included
-  double stepSeconds = 0;                    ///< time inside Simulation::step only
-  std::optional<sim::FlutterStats> flutter;  ///< a flag's free edge, after a 1 s settle
+  double wallSeconds = 0;                           ///< whole run, exports included
+  double stepSeconds = 0;                           ///< time inside Simulation::step only
+  std::optional<sim::FlutterStats> flutter;         ///< a flag's free edge, after a 1 s settle
+  std::optional<detail::SurfaceClearance> surface;  ///< the final render surface against the colliders
 };
 
 /// JSON text of the run: the fields above plus the final state's measurements.

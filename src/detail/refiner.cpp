@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 
 #include <glm/geometric.hpp>
 
@@ -213,6 +215,15 @@ void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double ti
     std::fill(out.wrinkleHeight.begin(), out.wrinkleHeight.end(), 0.0f);
   }
   sim::gridNormals<glm::vec3>(out.nu, out.nv, out.positions, out.normals, glm::vec3(0, 0, 1));
+}
+
+SurfaceClearance keepOutside(SurfaceMesh& surface, std::span<const sim::Collider> colliders, double clearance,
+                             double keySpacing) {
+  SurfaceClearance c;
+  double deepest = std::numeric_limits<double>::infinity();
+  c.pushed = sim::pushOutside(colliders, clearance, keySpacing, surface.positions, &deepest);
+  c.deepest = std::isfinite(deepest) ? deepest : 0;
+  return c;
 }
 
 }  // namespace cloth::detail

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 #include <system_error>
+#include <utility>
 
 #include <unistd.h>
 
@@ -38,21 +39,66 @@ int writeAndClose(std::FILE* f, std::string_view contents) {
 }  // namespace
 
 Status writeFileAtomically(const fs::path& path, std::string_view contents, Overwrite overwrite) {
+  AtomicFile file;
+  if (auto st = file.open(path, overwrite); !st) return st;
+  if (auto st = file.append(contents); !st) return st;
+  return file.commit();
+}
+
+AtomicFile::~AtomicFile() {
+  if (!file_) return;
+  std::fclose(file_);
+  std::error_code ec;
+  fs::remove(temporary_, ec);
+}
+
+Status AtomicFile::open(const fs::path& path, Overwrite overwrite) {
   std::error_code ec;
   if (overwrite == Overwrite::Never && fs::exists(path, ec))
     return Status::failure(describe(path, "file exists (use --force to replace it)"));
   if (fs::is_directory(path, ec)) return Status::failure(describe(path, "it is a directory"));
-  const fs::path tmp = temporaryPath(path);
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return Status::failure(describe(path, errnoText(errno)));
-  if (const int err = writeAndClose(f, contents); err != 0) {
-    fs::remove(tmp, ec);
-    return Status::failure(describe(path, errnoText(err)));
+  path_ = path;
+  temporary_ = temporaryPath(path);
+  file_ = std::fopen(temporary_.c_str(), "wb");
+  if (!file_) return Status::failure(describe(path, errnoText(errno)));
+  return Status::success();
+}
+
+Status AtomicFile::fail(int err) {
+  std::fclose(file_);
+  file_ = nullptr;
+  std::error_code ec;
+  fs::remove(temporary_, ec);
+  return Status::failure(describe(path_, errnoText(err)));
+}
+
+Status AtomicFile::append(std::string_view bytes) {
+  if (!file_) return Status::failure(describe(path_, "not open"));
+  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) return fail(errno);
+  return Status::success();
+}
+
+Status AtomicFile::patch(long offset, std::string_view bytes) {
+  if (!file_) return Status::failure(describe(path_, "not open"));
+  const long end = std::ftell(file_);
+  if (end < 0 || std::fseek(file_, offset, SEEK_SET) != 0) return fail(errno);
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) return fail(errno);
+  if (std::fseek(file_, end, SEEK_SET) != 0) return fail(errno);
+  return Status::success();
+}
+
+Status AtomicFile::commit() {
+  if (!file_) return Status::failure(describe(path_, "not open"));
+  std::FILE* f = std::exchange(file_, nullptr);
+  std::error_code ec;
+  if (const int err = writeAndClose(f, {}); err != 0) {
+    fs::remove(temporary_, ec);
+    return Status::failure(describe(path_, errnoText(err)));
   }
-  fs::rename(tmp, path, ec);
+  fs::rename(temporary_, path_, ec);
   if (ec) {
-    fs::remove(tmp, ec);
-    return Status::failure(describe(path, ec.message()));
+    fs::remove(temporary_, ec);
+    return Status::failure(describe(path_, ec.message()));
   }
   return Status::success();
 }

@@ -165,6 +165,21 @@ SolidMesh groundSquare(float h) {
           {0, 2, 1, 0, 3, 2}};
 }
 
+SolidMesh facetedMesh(const sim::TriangleMesh& mesh) {
+  SolidMesh out;
+  out.positions.reserve(3 * mesh.triangles.size());
+  for (const sim::Triangle& t : mesh.triangles) {
+    const glm::vec3 a(mesh.vertices[t.v[0]]), b(mesh.vertices[t.v[1]]), c(mesh.vertices[t.v[2]]);
+    const glm::vec3 n = glm::normalize(glm::cross(b - a, c - a));
+    for (const glm::vec3& p : {a, b, c}) {
+      out.indices.push_back(static_cast<std::uint32_t>(out.positions.size()));
+      out.positions.push_back(p);
+      out.normals.push_back(n);
+    }
+  }
+  return out;
+}
+
 SolidBuffers::~SolidBuffers() {
   if (!vao_) return;
   glDeleteBuffers(3, buffers_);

@@ -106,6 +106,7 @@ void Renderer::drawSolids(const FrameView& f, const RenderOptions& o) {
   if (o.windArrow) addWindArrow(f, rodScratch_);
   for (const Rod& rod : rodScratch_) drawRod(rod);
   solid_.set("uColor", glm::vec3(0.78f, 0.42f, 0.32f));
+  drawMeshes(f);
   for (const sim::Collider& c : f.colliders) {
     if (c.shape == sim::ColliderShape::Sphere) {
       // Drawn a touch smaller than the collider so the contact offset does not show as a gap.
@@ -118,6 +119,25 @@ void Renderer::drawSolids(const FrameView& f, const RenderOptions& o) {
       cube_.draw();
     }
   }
+}
+
+// Mesh colliders, uploaded once per mesh; meshes no longer in the scene are let go.
+void Renderer::drawMeshes(const FrameView& f) {
+  std::map<std::shared_ptr<const sim::CollisionMesh>, SolidBuffers> kept;
+  for (const sim::Collider& c : f.colliders) {
+    if (c.shape != sim::ColliderShape::Mesh || !c.mesh) continue;
+    auto cached = meshes_.find(c.mesh);
+    if (cached != meshes_.end()) {
+      kept.insert(meshes_.extract(cached));
+    } else if (!kept.contains(c.mesh)) {
+      kept[c.mesh].upload(facetedMesh(c.mesh->mesh()));
+    }
+    const sim::MeshPlacement& m = c.placement;
+    solid_.set("uModel",
+               glm::scale(glm::translate(glm::mat4(1), glm::vec3(m.origin)), glm::vec3(float(m.scale))));
+    kept[c.mesh].draw();
+  }
+  meshes_ = std::move(kept);
 }
 
 void Renderer::buildOverlayLines(const FrameView& f, const RenderOptions& o) {

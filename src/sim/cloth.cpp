@@ -18,4 +18,9 @@ void advancePositions(Cloth& cloth, Real h) {
   for (std::size_t i = 0; i < cloth.x.size(); ++i) cloth.x[i] += h * cloth.v[i];
 }
 
+Real keySpacing(const Cloth& cloth) {
+  const auto structural = cloth.springsOf(SpringFamily::Structural);
+  return structural.empty() ? 0 : structural.front().rest;
+}
+
 }  // namespace cloth::sim

@@ -58,6 +58,9 @@ std::string checkEnvironment(const SimParams& p) {
     return bad("thickness", "must be finite and >= 0");
   if (!finite(p.collision.friction) || p.collision.friction < 0)
     return bad("friction", "must be finite and >= 0");
+  if (!finite(p.collision.meshScale) || p.collision.meshScale <= 0)
+    return bad("collider_scale", "must be positive");
+  if (!finite(p.collision.meshOffset)) return bad("collider_offset", "must be finite");
   if (!finite(p.maxHandleSpeed) || p.maxHandleSpeed <= 0) return bad("handle_speed", "must be positive");
   return {};
 }

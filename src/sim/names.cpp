@@ -28,6 +28,8 @@ std::string_view name(ColliderShape shape) {
       return "plane";
     case ColliderShape::Box:
       return "box";
+    case ColliderShape::Mesh:
+      return "mesh";
   }
   return "?";
 }

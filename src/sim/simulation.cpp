@@ -18,6 +18,7 @@ Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> coll
   kinematics_.anchor = cloth_.x;
   tree_.build(cloth_.x, cloth_.triangles);
   forceWork_.areaShare = nodeAreaShares(cloth_);
+  placeMeshes(colliders_, params_.collision);
 }
 
 void Simulation::step() {
@@ -27,6 +28,7 @@ void Simulation::step() {
     return;
   }
   syncMass();
+  placeMeshes(colliders_, params_.collision);  // collider_offset and collider_scale may have changed
   const int substeps = std::max(1, params_.solver.substeps);
   const Real h = params_.solver.h / substeps;
   for (int i = 0; i < substeps; ++i) guardedSubstep(h);
@@ -169,6 +171,10 @@ int Simulation::collide() {
   if (colliders_.empty()) return moved;
   refitTree(0);
   for (const Collider& collider : colliders_) {
+    if (collider.shape == ColliderShape::Mesh) {
+      moved += collideWithMesh(collider);
+      continue;
+    }
     candidates_.clear();
     tree_.verticesIn(colliderBounds(collider, c.thickness), cloth_.x, candidates_);
     if (++stamp_ == 0) {  // wrapped around: forget every old visit
@@ -186,6 +192,42 @@ int Simulation::collide() {
     }
   }
   return moved;
+}
+
+// Every free node against a mesh collider, through the mesh's own tree: the node's motion in this
+// step against the triangles (no tunnelling), then its distance to the surface.
+int Simulation::collideWithMesh(const Collider& collider) {
+  constexpr Real kMoved = 1e-6;
+  constexpr int kMeshContactPasses = 4;
+  const CollisionSettings& c = params_.collision;
+  const Aabb reach = colliderBounds(collider, c.thickness);
+  int moved = 0;
+  for (std::size_t i = 0; i < cloth_.nodeCount(); ++i) {
+    if (cloth_.kind[i] != NodeKind::Free) continue;
+    Aabb path;  // where the node went this step
+    path.grow(xStart_[i]);
+    path.grow(cloth_.x[i]);
+    if (!path.overlaps(reach)) continue;
+    // In a crease, leaving one face can cross another: resolve again from the start of the step.
+    bool contact = false, pushed = false;
+    for (int pass = 0; pass < kMeshContactPasses; ++pass) {
+      const auto s = meshContact(collider, xStart_[i], cloth_.x[i], c.thickness);
+      if (!s || !resolveContact(*s, c.thickness, c.friction, cloth_.x[i], cloth_.v[i])) break;
+      contact = true;
+      contactNormal_[i] = s->normal;
+      if (s->distance >= c.thickness - kMoved) break;  // resting: moved by rounding only
+      pushed = true;
+    }
+    if (!contact) continue;
+    ++report_.colliderContacts;
+    moved += pushed ? 1 : 0;
+  }
+  return moved;
+}
+
+void Simulation::setColliders(std::vector<Collider> colliders) {
+  colliders_ = std::move(colliders);
+  placeMeshes(colliders_, params_.collision);
 }
 
 void Simulation::pin(NodeIndex node) {

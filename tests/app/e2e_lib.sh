@@ -22,5 +22,5 @@ pixels_differing() { compare -metric AE "$1" "$2" null: 2>&1 | cut -d' ' -f1; }
 # in_xvfb SCRIPT: runs a bash script on a fresh 1280x720 X display.
 in_xvfb() { timeout 120 xvfb-run -a -s '-screen 0 1280x720x24' bash -c "$1"; }
 
-# Waits for the clothview window to exist (inside in_xvfb).
-wait_window='xdotool search --sync --name clothview >/dev/null'
+# Waits for the clothview window to show its first frame (inside in_xvfb): the title then names the scene.
+wait_window='xdotool search --sync --name "clothview - " >/dev/null'

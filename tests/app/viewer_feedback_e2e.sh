@@ -20,11 +20,15 @@ in_xvfb "
 read -r kx ky < <(centre k "$work/open.json")
 echo "Material header at ($mx, $my), k slider at ($kx, $ky)"
 in_xvfb "
-  '$clothview' --scene flag --exit-after 6 --dump-state '$work/typed.json' &
-  pid=\$!; $wait_window; sleep 1.5; xdotool mousemove $mx $my click 1; sleep 0.5
-  xdotool mousemove $kx $ky; xdotool keydown ctrl; sleep 0.3; xdotool click 1; sleep 0.3; xdotool keyup ctrl
-  sleep 0.3
-  xdotool key ctrl+a; xdotool type 1e9; xdotool key Return; wait \$pid" >"$work/typed.log" 2>&1 \
+  '$clothview' --scene flag --exit-after 9 --dump-state '$work/typed.json' &
+  pid=\$!; $wait_window; sleep 1.5; xdotool mousemove $mx $my click 1; sleep 0.8
+  xdotool mousemove $kx $ky; sleep 0.3
+  # Keys held across several frames: ImGui 1.86 reads Ctrl and Enter once a frame, so a press and
+  # release between two frames would go unseen (typed characters are queued). Ctrl+click selects the
+  # text it opens.
+  xdotool keydown ctrl; sleep 0.6; xdotool click 1; sleep 0.8; xdotool keyup ctrl; sleep 0.5
+  xdotool type --delay 150 1e9; sleep 0.5; xdotool keydown Return; sleep 0.4; xdotool keyup Return
+  wait \$pid" >"$work/typed.log" 2>&1 \
   || fail "typing into the k slider failed"
 grep "stays" "$work/typed.log"
 grep -q "parameter 'k': value 1000000000 is outside \[0, 100000\]; k stays 400" "$work/typed.log" \

@@ -11,7 +11,25 @@ n=$(ls "$work/out/recording_0001"/frame_*.png 2>/dev/null | wc -l)
 b=$(brightness "$work/out/recording_0001/frame_000005.png")
 python3 -c "import sys; sys.exit(0 if $b > 0.1 else 1)" || fail "headless frame is black"
 [ -f "$work/final.png" ] || fail "no final screenshot"
-grep -q "frame 10/10" "$work/log" || fail "no progress bar"
+! grep -q "frame 10/10" "$work/log" || fail "a progress bar in a log file"
+if script -qec true /dev/null >/dev/null 2>&1; then
+  script -qec "'$clothview' --headless --scene ball --seconds 0.5 --fps 20" /dev/null >"$work/tty" 2>&1
+  grep -q "frame 10/10" "$work/tty" || fail "no progress bar on a terminal: $(tail -c 300 "$work/tty")"
+else
+  echo "note: no pseudo-terminal here, the progress bar on a terminal is not checked"
+fi
+
+# PC2 recording: the render surface's vertices, one sample a frame, beside the first frame's OBJ.
+"$clothview" --headless --scene drape --seconds 0.5 --fps 20 --record "$work/pc2" --format pc2 >"$work/log4" 2>&1 \
+  || fail "PC2 recording failed: $(cat "$work/log4")"
+python3 - "$work/pc2/recording_0001" <<'PY' || fail "the PC2 recording is not 11 samples of the OBJ's vertices"
+import struct, sys
+data = open(sys.argv[1] + "/recording.pc2", "rb").read()
+sig, version, points, start, rate, samples = struct.unpack("<12siiffi", data[:32])
+vertices = [l for l in open(sys.argv[1] + "/recording.obj") if l.startswith("v ")]
+print("PC2 recording: %d samples of %d points" % (samples, points))
+assert sig == b"POINTCACHE2\0" and samples == 11 and points == len(vertices) and len(data) == 32 + samples * points * 12
+PY
 
 # An existing screenshot is kept unless --force.
 before=$(md5sum "$work/final.png")

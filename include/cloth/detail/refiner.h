@@ -3,6 +3,7 @@
 // smooth or wrinkled, and (with HadapWrinkles) Hadap's geometric wrinkles.
 
 #include <array>
+#include <span>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -13,8 +14,21 @@
 #include "cloth/detail/hadap_wrinkles.h"
 #include "cloth/detail/surface_mesh.h"
 #include "cloth/sim/cloth.h"
+#include "cloth/sim/collider.h"
 
 namespace cloth::detail {
+
+/// What keepOutside found and did.
+struct SurfaceClearance {
+  int pushed = 0;      ///< vertices moved
+  double deepest = 0;  ///< smallest signed distance of a vertex to a collider before moving (m)
+};
+
+/// Only key nodes are simulated, so the surface refined between them can cut into an obstacle the
+/// key nodes rest on (across the edge of a table, into a ball). Moves every vertex closer than
+/// `clearance` to a collider, or inside it down to one key spacing deep, out to `clearance`.
+SurfaceClearance keepOutside(SurfaceMesh& surface, std::span<const sim::Collider> colliders, double clearance,
+                             double keySpacing);
 
 class Refiner {
  public:

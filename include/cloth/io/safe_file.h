@@ -2,6 +2,7 @@
 // File writing that never loses work: a new file appears whole or not at all, and an existing file
 // is replaced only when the caller says so.
 
+#include <cstdio>
 #include <filesystem>
 #include <string_view>
 
@@ -17,6 +18,31 @@ enum class Overwrite { Never, Allowed };
 /// Fails (leaving any existing file untouched and no temporary behind) if the directory is missing
 /// or unwritable, the disk is full, or `path` exists and overwrite is Never.
 Status writeFileAtomically(const std::filesystem::path& path, std::string_view contents, Overwrite overwrite);
+
+/// A file written in pieces that appears whole or not at all: the pieces go to a temporary file next
+/// to the target, commit() flushes it and renames it into place; destroyed before that, it removes
+/// the temporary file.
+class AtomicFile {
+ public:
+  AtomicFile() = default;
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  ~AtomicFile();
+
+  /// Fails if `path` exists and overwrite is Never, or the temporary file cannot be created.
+  Status open(const std::filesystem::path& path, Overwrite overwrite);
+  Status append(std::string_view bytes);
+  /// Overwrites bytes already written, at `offset` from the start.
+  Status patch(long offset, std::string_view bytes);
+  Status commit();
+  bool isOpen() const { return file_ != nullptr; }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  Status fail(int err);
+  std::FILE* file_ = nullptr;
+  std::filesystem::path path_, temporary_;
+};
 
 /// Creates `dir` (and parents) if needed and checks that files can be created in it.
 Status ensureWritableDirectory(const std::filesystem::path& dir);

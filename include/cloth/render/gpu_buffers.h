@@ -11,6 +11,7 @@
 
 #include "cloth/detail/surface_mesh.h"
 #include "cloth/render/gl.h"
+#include "cloth/sim/collision_mesh.h"
 
 namespace cloth::render {
 
@@ -66,6 +67,8 @@ struct SolidMesh {
 SolidMesh unitSphere(int slices, int stacks);
 SolidMesh unitCube();  ///< from -1 to 1 on every axis
 SolidMesh groundSquare(float halfSize);
+/// A collider mesh, flat shaded: every triangle its own three vertices with the face normal.
+SolidMesh facetedMesh(const sim::TriangleMesh& mesh);
 
 class SolidBuffers {
  public:

@@ -4,6 +4,8 @@
 // kinds after Kang Fig. 2, pinned and dragged nodes, the wind arrow).
 
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -82,7 +84,12 @@ class Renderer {
   void addWindArrow(const FrameView& f, std::vector<Rod>& rods) const;
   void buildMarkers(const FrameView& f, const RenderOptions& o);
 
-  Shader cloth_, clothBump_, solid_, overlay_;  ///< clothBump_: the cloth with Hadap bump mapping
+  void drawMeshes(const FrameView& f);
+
+  Shader cloth_, clothBump_, solid_, overlay_;
+  /// GPU copies of the mesh colliders drawn last frame, by mesh (kept alive while cached).
+  std::map<std::shared_ptr<const sim::CollisionMesh>, SolidBuffers>
+      meshes_;  ///< clothBump_: the cloth with Hadap bump mapping
   SurfaceBuffers surface_;
   SolidBuffers sphere_, cube_, ground_;
   OverlayBuffer lines_, markers_;

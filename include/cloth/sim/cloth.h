@@ -67,6 +67,9 @@ struct Cloth {
   bool isFree(NodeIndex n) const { return kind[static_cast<std::size_t>(n)] == NodeKind::Free; }
 };
 
+/// Rest length of the structural springs (m): the key spacing of a grid cloth; 0 without springs.
+Real keySpacing(const Cloth& cloth);
+
 /// Per-family spring stiffness (N/m). A spring shorter than its rest length pulls with
 /// `compression` times its stiffness: cloth buckles rather than shrinks, and a coarse mesh shows
 /// that buckling as compressed springs (Hadap §2) that the wrinkle methods turn into folds.

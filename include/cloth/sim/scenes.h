@@ -1,6 +1,8 @@
 #pragma once
-// The test scenes of the papers by name: Kang Fig. 7 and 10, Huang Fig. 3-6.
+// The test scenes of the papers by name: Kang Fig. 7 and 10, Huang Fig. 3-6, and a drape over a
+// mesh collider.
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -39,6 +41,9 @@ std::optional<Scene> findScene(std::string_view name);
 /// k_wind) scale by the ratio of node counts, and the total mass and drag stay put. Spring
 /// stiffness is per spring and stays (a membrane's stretch stiffness does not depend on spacing).
 void resampleGrid(Scene& scene, int nu, int nv);
+
+/// Adds mesh colliders to the scene; in the drape scene they replace its table.
+void useColliderMeshes(Scene& scene, const std::vector<std::shared_ptr<const CollisionMesh>>& meshes);
 
 /// Builds the cloth of a scene (throws std::invalid_argument for an invalid grid) and its simulation.
 Simulation instantiate(const Scene& scene);

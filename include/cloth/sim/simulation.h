@@ -63,8 +63,9 @@ class Simulation {
   SimParams& params() { return params_; }
   const SimParams& params() const { return params_; }
   const Cloth& cloth() const { return cloth_; }
-  std::vector<Collider>& colliders() { return colliders_; }
   const std::vector<Collider>& colliders() const { return colliders_; }
+  /// New colliders, their meshes placed by params().collision (as every step places them again).
+  void setColliders(std::vector<Collider> colliders);
   Real time() const { return time_; }
   const StepReport& lastStep() const { return report_; }
 
@@ -91,6 +92,7 @@ class Simulation {
   void integrate(Real h);
   void limitStretch(Real h);
   int collide();
+  int collideWithMesh(const Collider& collider);
   void refitTree(Real margin);
 
   Cloth cloth_;

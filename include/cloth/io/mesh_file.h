@@ -1,0 +1,23 @@
+#pragma once
+// Triangle meshes from files, for mesh colliders: OBJ, PLY, STL, glTF, FBX and whatever else Assimp
+// reads. Every problem is one line that names the file.
+
+#include <filesystem>
+#include <memory>
+
+#include "cloth/config/status.h"
+#include "cloth/sim/collision_mesh.h"
+
+namespace cloth::io {
+
+/// Reads every triangle of the file (the scene's node transforms applied, polygons triangulated,
+/// coincident vertices joined) into `out`. Fails, saying why, if the file is missing, unreadable,
+/// empty, not a mesh Assimp knows, or unusable as a collider (sim::meshProblem: no triangles, not
+/// finite, non-manifold, too many triangles).
+config::Status loadMesh(const std::filesystem::path& path, sim::TriangleMesh& out);
+
+/// loadMesh, then the collider's tree and normals.
+config::Status loadCollisionMesh(const std::filesystem::path& path,
+                                 std::shared_ptr<const sim::CollisionMesh>& out);
+
+}  // namespace cloth::io

@@ -1,0 +1,82 @@
+#include "cloth/io/mesh_file.h"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <system_error>
+
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <assimp/Importer.hpp>
+
+namespace cloth::io {
+namespace fs = std::filesystem;
+
+namespace {
+
+config::Status problem(const fs::path& path, const std::string& what) {
+  return config::Status::failure("mesh '" + path.string() + "': " + what);
+}
+
+// What can be said before Assimp opens the file.
+std::string fileProblem(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return "no such file";
+  if (fs::is_directory(path, ec)) return "it is a directory";
+  if (std::FILE* f = std::fopen(path.c_str(), "rb"))
+    std::fclose(f);
+  else
+    return "cannot be opened for reading";
+  if (fs::file_size(path, ec) == 0) return "the file is empty";
+  return {};
+}
+
+}  // namespace
+
+config::Status loadMesh(const fs::path& path, sim::TriangleMesh& out) {
+  if (const std::string p = fileProblem(path); !p.empty()) return problem(path, p);
+  Assimp::Importer importer;
+  // Points and lines are dropped; so are degenerate faces, which collide with nothing.
+  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+  const aiScene* scene =
+      importer.ReadFile(path.string(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                                           aiProcess_PreTransformVertices | aiProcess_SortByPType);
+  if (!scene)
+    return problem(path, std::string("not a mesh Assimp can read (") + importer.GetErrorString() + ")");
+  std::size_t faces = 0;
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m) faces += scene->mMeshes[m]->mNumFaces;
+  sim::TriangleMesh mesh;
+  if (faces > sim::kMaxMeshTriangles)
+    return problem(path, sim::meshProblem(sim::TriangleMesh{{}, std::vector<sim::Triangle>(faces)}));
+  mesh.triangles.reserve(faces);
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+    const aiMesh* part = scene->mMeshes[m];
+    const auto offset = static_cast<sim::NodeIndex>(mesh.vertices.size());
+    for (unsigned v = 0; v < part->mNumVertices; ++v)
+      mesh.vertices.emplace_back(part->mVertices[v].x, part->mVertices[v].y, part->mVertices[v].z);
+    for (unsigned f = 0; f < part->mNumFaces; ++f) {
+      const aiFace& face = part->mFaces[f];
+      if (face.mNumIndices != 3) continue;
+      mesh.triangles.push_back({{offset + static_cast<sim::NodeIndex>(face.mIndices[0]),
+                                 offset + static_cast<sim::NodeIndex>(face.mIndices[1]),
+                                 offset + static_cast<sim::NodeIndex>(face.mIndices[2])}});
+    }
+  }
+  for (const sim::Vec3& v : mesh.vertices)  // checked before welding, which compares coordinates
+    if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
+      return problem(path, "cannot be a collider: a vertex coordinate is not a finite number");
+  mesh = sim::welded(mesh);
+  if (const std::string p = sim::meshProblem(mesh); !p.empty())
+    return problem(path, "cannot be a collider: " + p);
+  out = std::move(mesh);
+  return config::Status::success();
+}
+
+config::Status loadCollisionMesh(const fs::path& path, std::shared_ptr<const sim::CollisionMesh>& out) {
+  sim::TriangleMesh mesh;
+  if (auto st = loadMesh(path, mesh); !st) return st;
+  out = std::make_shared<const sim::CollisionMesh>(std::move(mesh));
+  return config::Status::success();
+}
+
+}  // namespace cloth::io

@@ -1,0 +1,142 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/config/settings.h"
+#include "cloth/io/mesh_file.h"
+#include "cloth/sim/scenes.h"
+
+namespace fs = std::filesystem;
+using namespace cloth;
+
+namespace {
+
+// Debian's assimp-testmodels (scripts/install-deps.sh installs it).
+const fs::path kModels = "/usr/share/assimp/models";
+
+fs::path freshDir(const std::string& name) {
+  const fs::path d =
+      fs::temp_directory_path() / ("clothview_mesh_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+void writeText(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// A binary STL of n triangles, the first vertex of the last one set to `last`.
+void writeStl(const fs::path& p, std::uint32_t n, float last = 0) {
+  std::ofstream out(p, std::ios::binary);
+  out << std::string(80, '\0');
+  out.write(reinterpret_cast<const char*>(&n), 4);
+  std::vector<float> tri(12);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const float x = static_cast<float>(i % 1000), y = static_cast<float>(i / 1000);
+    tri = {0, 0, 1, i + 1 == n ? last : x, y, 0, x + 1, y, 0, x, y + 1, 0};
+    out.write(reinterpret_cast<const char*>(tri.data()), 48);
+    out.write("\0\0", 2);
+  }
+}
+
+std::string messageFor(const fs::path& p) {
+  sim::TriangleMesh m;
+  const config::Status st = io::loadMesh(p, m);
+  return st ? std::string() : st.message();
+}
+
+// Whether p is inside the mesh by the parity of crossings along a ray: independent of the normals.
+bool insideByParity(const sim::CollisionMesh& mesh, sim::Vec3 p, const sim::Vec3& direction) {
+  int crossings = 0;
+  for (int k = 0; k < 1000; ++k) {
+    const auto hit = mesh.firstCrossing(p, p + 100.0 * direction);
+    if (!hit) break;
+    ++crossings;
+    p = hit->point + 1e-7 * direction;
+  }
+  return crossings % 2 == 1;
+}
+
+}  // namespace
+
+TEST_CASE("mesh_file: the packaged Wuson reads the same from OBJ, PLY and STL") {
+  REQUIRE(fs::exists(kModels));  // install assimp-testmodels (scripts/install-deps.sh)
+  for (const char* file : {"OBJ/WusonOBJ.obj", "PLY/Wuson.ply", "STL/Wuson.stl"}) {
+    sim::TriangleMesh m;
+    const auto st = io::loadMesh(kModels / file, m);
+    INFO(file << ": " << st.message());
+    REQUIRE(st.ok());
+    CHECK(m.triangles.size() == 3732);
+    CHECK(m.vertices.size() == 2117);  // PLY repeats vertices per face; they are welded
+  }
+}
+
+TEST_CASE("mesh_file: every bad file gets one line naming the file and the problem") {
+  const fs::path d = freshDir("bad");
+  writeText(d / "empty.obj", "");
+  writeText(d / "garbage.stl", std::string(3000, '\x7f'));
+  writeText(d / "nonmanifold.obj",
+            "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0 -1 0\nf 1 2 3\nf 1 2 4\nf 1 2 5\n");
+  writeText(d / "points.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\np 1 2 3\n");
+  writeStl(d / "nan.stl", 2, std::nanf(""));
+  writeStl(d / "huge.stl", static_cast<std::uint32_t>(sim::kMaxMeshTriangles + 1));
+  const std::pair<std::string, std::string> cases[] = {
+      {"missing.obj", "no such file"},
+      {"", "it is a directory"},
+      {"empty.obj", "the file is empty"},
+      {"garbage.stl", "not a mesh Assimp can read"},
+      {"nonmanifold.obj", "not manifold"},
+      {"points.obj", "not a mesh Assimp can read"},  // no triangles at all
+      {"nan.stl", "not a finite number"},
+      {"huge.stl", "1000001 triangles"},
+  };
+  for (const auto& [file, words] : cases) {
+    const fs::path p = d / file;
+    const std::string message = messageFor(p);
+    INFO(p << ": " << message);
+    CHECK(message.find(words) != std::string::npos);
+    CHECK(message.find(p.string()) != std::string::npos);
+    CHECK(message.find('\n') == std::string::npos);
+  }
+  fs::remove_all(d);
+}
+
+TEST_CASE("mesh_file: the cloth drapes over a packaged mesh with no key node inside it") {
+  std::shared_ptr<const sim::CollisionMesh> wuson;
+  REQUIRE(io::loadCollisionMesh(kModels / "OBJ/WusonOBJ.obj", wuson).ok());
+  config::Settings s = *config::settingsForScene("drape");
+  sim::useColliderMeshes(s.scene, {wuson});
+  sim::Simulation sim = sim::instantiate(s.scene);
+  while (sim.time() < 2.0) sim.step();
+  const sim::Collider* collider = nullptr;
+  for (const sim::Collider& c : sim.colliders())
+    if (c.shape == sim::ColliderShape::Mesh) collider = &c;
+  REQUIRE(collider);
+  REQUIRE(collider->mesh == wuson);  // it replaced the table
+  const double thickness = s.scene.params.collision.thickness;
+  int inside = 0, touching = 0;
+  double nearest = 1;
+  for (const sim::Vec3& x : sim.cloth().x) {
+    const sim::Vec3 p = collider->placement.unapply(x);
+    // Inside by the parity of three rays, which does not trust the mesh's normals. All three must
+    // agree: this model has holes and inner walls, which can fool one ray.
+    inside += insideByParity(*wuson, p, {1, 0.013, 0.021}) && insideByParity(*wuson, p, {-0.017, 1, 0.03}) &&
+              insideByParity(*wuson, p, {0.019, 0.011, -1});
+    const auto q = wuson->closest(p, 1);
+    const double distance = q ? q->distance * collider->placement.scale : 1.0;
+    nearest = std::min(nearest, distance);
+    touching += distance < 2 * thickness;
+  }
+  INFO(touching << " of " << sim.cloth().nodeCount() << " key nodes rest on the mesh; the nearest is "
+                << nearest << " m from it (thickness " << thickness << " m)");
+  CHECK(inside == 0);
+  CHECK(nearest >= 0.9 * thickness);  // none sank into a face, from either side
+  CHECK(touching > 50);               // it did land on it
+  CHECK(sim.recoveries() == 0);
+}
