@@ -4,6 +4,8 @@
 
 #include "cloth/config/preset.h"
 #include "cloth/detail/names.h"
+#include "cloth/sim/collision_mesh.h"
+#include "cloth/sim/names.h"
 
 namespace cloth::app {
 
@@ -39,6 +41,10 @@ std::string stateJson(const ViewerState& s, const view::Viewport& window) {
                  {"distance", s.camera.distance},
                  {"yaw", s.camera.yaw},
                  {"pitch", s.camera.pitch}};
+  j["colliders"] = json::array();
+  for (const sim::Collider& k : s.simulation.colliders())
+    j["colliders"].push_back(
+        {{"shape", sim::name(k.shape)}, {"triangles", k.mesh ? k.mesh->mesh().triangles.size() : 0}});
   j["detail"] = detail::name(s.settings.detail.mode);
   j["render_nodes"] = s.surface.vertexCount();
   j["params"] = json::parse(config::presetJson(s.settings))["params"];

@@ -220,9 +220,7 @@ void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double ti
 SurfaceClearance keepOutside(SurfaceMesh& surface, std::span<const sim::Collider> colliders, double clearance,
                              double keySpacing) {
   SurfaceClearance c;
-  double deepest = std::numeric_limits<double>::infinity();
-  c.pushed = sim::pushOutside(colliders, clearance, keySpacing, surface.positions, &deepest);
-  c.deepest = std::isfinite(deepest) ? deepest : 0;
+  c.pushed = sim::pushOutside(colliders, clearance, keySpacing, surface.positions, &c.deepest);
   return c;
 }
 

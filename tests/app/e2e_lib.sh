@@ -1,7 +1,7 @@
 # Helpers for end-to-end tests of the real clothview binary. Source this; set $clothview first.
 set -u
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"' EXIT  # KEEP=1 keeps the files
 failures=0
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }

@@ -13,5 +13,16 @@ assert all(r["ms_per_step_median"] > 0 and r["finite"] for r in rows), rows
 assert all(math.isfinite(r["growth_exponent"]) for r in d["steps"] if "growth_exponent" in r)
 assert len(d["stability"]) == 3 and all(s["h_max"] > 0 for s in d["stability"]), d["stability"]
 assert {r["mode"] for r in d["refine"]} >= {"key", "spline", "wrinkled", "hadap", "hadap-modulation"}
+# Large steps: every row has a finite value; the accuracy targets (not the timings, which depend on the
+# machine) are met even in the quick run.
+large = d["large_steps"]
+assert large and all(math.isfinite(r["value"]) for r in large), large
+accuracy = [r for r in large if not r["comparison"] and r["unit"] != "ms"]
+missed = [r["name"] for r in accuracy if not r["met"]]
+assert accuracy and not missed, missed
+# Colliders: the analytic sphere first, then the same sphere as meshes, the table and a packaged mesh.
+colliders = d["colliders"]
+assert colliders[0]["triangles"] == 0 and len(colliders) >= 3, colliders
+assert all(r["ms_per_step_median"] > 0 for r in colliders), colliders
 print("clothbench smoke: ok")
 PY

@@ -230,3 +230,27 @@ TEST_CASE(
     CHECK(largest >= 0.15f * spacing);
   }
 }
+
+TEST_CASE("refiner: keepOutside lifts the surface between key nodes resting on a ball out of it") {
+  // Key nodes exactly on a 0.3 m sphere's surface: the spline between them cuts the chords inside.
+  sim::Cloth c = sim::buildGrid(sim::GridSpec::fromSpacing(9, 9, 0.05), 0.01);
+  const sim::Vec3 centre(0.2, 0, 0.2);
+  for (sim::Vec3& p : c.x)
+    p = centre + 0.3 * glm::normalize(sim::Vec3(p.x, 0, p.z) - centre + sim::Vec3(0, 0.3, 0));
+  const std::vector<sim::Collider> ball{sim::Collider::sphere(centre, 0.3)};
+  Refiner refiner;
+  SurfaceMesh surface;
+  refiner.refine(c, modeSettings(DetailMode::Spline, 4), 0, surface);
+  const SurfaceClearance before = keepOutside(surface, ball, 0.002, 0.05);
+  INFO("pushed " << before.pushed << ", deepest " << before.deepest);
+  CHECK(before.pushed > 0);
+  CHECK(before.deepest < 0);  // chords lie inside the ball
+  CHECK(before.deepest > -0.01);
+  for (const glm::vec3& p : surface.positions)
+    CHECK(glm::length(sim::Vec3(p) - centre) >= 0.3 + 0.002 - 1e-5);
+  // Far from every collider: nothing moves and nothing was within reach.
+  const std::vector<sim::Collider> far{sim::Collider::sphere(sim::Vec3(10, 0, 0), 0.3)};
+  const SurfaceClearance none = keepOutside(surface, far, 0.002, 0.05);
+  CHECK(none.pushed == 0);
+  CHECK(std::isinf(none.deepest));
+}

@@ -3,6 +3,7 @@
 // smooth or wrinkled, and (with HadapWrinkles) Hadap's geometric wrinkles.
 
 #include <array>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -20,8 +21,10 @@ namespace cloth::detail {
 
 /// What keepOutside found and did.
 struct SurfaceClearance {
-  int pushed = 0;      ///< vertices moved
-  double deepest = 0;  ///< smallest signed distance of a vertex to a collider before moving (m)
+  int pushed = 0;  ///< vertices moved
+  /// smallest signed distance of a vertex to a collider before moving (m); infinity when no vertex came
+  /// within one key spacing of a collider
+  double deepest = std::numeric_limits<double>::infinity();
 };
 
 /// Only key nodes are simulated, so the surface refined between them can cut into an obstacle the

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Mesh colliders in the viewer: a mesh file typed into the Scene panel replaces the drape scene's
+# table, appears on screen and the cloth drapes it; a bad file gives a message and changes nothing;
+# --collider-mesh does the same from the command line, and refuses a bad file with exit code 2.
+clothview="$1"
+source "$(dirname "$0")/e2e_lib.sh"
+mesh=/usr/share/assimp/models/OBJ/WusonOBJ.obj  # Debian's assimp-testmodels
+
+# inside NAME FILE: the window point a little inside a widget's left end (where a text field is).
+inside() { json "$2" "'%d %d' % (d['widgets']['$1'][0] + 40, d['widgets']['$1'][1] + d['widgets']['$1'][3] / 2)"; }
+# summary FILE: the colliders and the cloth's highest key node.
+summary() {
+  json "$1" "' '.join('%s:%d' % (k['shape'], k['triangles']) for k in d['colliders']) + \
+' top %.3f' % max(p[1] for p in d['key_nodes'])"
+}
+
+in_xvfb "'$clothview' --scene drape --exit-after 2 --dump-state '$work/layout.json'" >/dev/null 2>&1 \
+  || fail "layout run failed"
+read -r fx fy < <(inside "mesh file" "$work/layout.json")
+read -r ax ay < <(inside "Add mesh" "$work/layout.json")
+echo "mesh file field at ($fx, $fy), Add mesh at ($ax, $ay)"
+
+# type FILE, click Add mesh, let the cloth fall for a few seconds, screenshot, quit.
+add_from_panel() {
+  local file=$1 name=$2
+  in_xvfb "
+    '$clothview' --scene drape --exit-after 11 --dump-state '$work/$name.json' &
+    pid=\$!; $wait_window; sleep 1
+    xdotool mousemove $fx $fy click 1; sleep 0.5; xdotool type --delay 40 '$file'; sleep 0.5
+    xdotool mousemove $ax $ay click 1; sleep 5; import -window root '$work/$name.png'; wait \$pid" \
+    >"$work/$name.log" 2>&1 || fail "the $name run failed: $(tail -3 "$work/$name.log")"
+  echo "$name: $(summary "$work/$name.json")"
+}
+
+in_xvfb "
+  '$clothview' --scene drape --exit-after 7 --dump-state '$work/table.json' &
+  pid=\$!; $wait_window; sleep 6; import -window root '$work/table.png'; wait \$pid" >/dev/null 2>&1 \
+  || fail "the table run failed"
+echo "table: $(summary "$work/table.json")"
+
+add_from_panel "$mesh" wuson
+grep -q "mesh '$mesh' added: 3732 triangles" "$work/wuson.log" || fail "no message for the added mesh"
+[ "$(json "$work/wuson.json" "[k['triangles'] for k in d['colliders'] if k['shape'] == 'mesh']")" = "[3732]" ] \
+  || fail "the Wuson did not replace the table: $(summary "$work/wuson.json")"
+# The cloth lies on the 0.8 m long, lower Wuson instead of the 0.76 m high table.
+python3 -c "import sys; sys.exit(0 if 0.25 < $(json "$work/wuson.json" "max(p[1] for p in d['key_nodes'])") < 0.65 else 1)" \
+  || fail "the cloth does not lie on the added mesh: $(summary "$work/wuson.json")"
+changed=$(pixels_differing "$work/table.png" "$work/wuson.png")
+echo "pixels that differ between the table and the added mesh: $changed"
+[ "$changed" -gt 40000 ] || fail "the added mesh does not show ($changed pixels changed)"
+
+add_from_panel /nonexistent/cloth.obj missing
+grep "mesh '/nonexistent/cloth.obj'" "$work/missing.log"
+grep -q "mesh '/nonexistent/cloth.obj': .*; the scene is unchanged" "$work/missing.log" \
+  || fail "no message for a missing mesh file"
+[ "$(json "$work/missing.json" "[k['triangles'] for k in d['colliders'] if k['shape'] == 'mesh']")" = "[60]" ] \
+  || fail "a missing file changed the scene: $(summary "$work/missing.json")"
+
+# The command line: a good mesh renders headless, a bad one exits 2 with one line naming it.
+env -u DISPLAY "$clothview" --headless --scene drape --seconds 1 --collider-mesh "$mesh" \
+  --screenshot "$work/headless.png" >"$work/headless.log" 2>&1 || fail "headless --collider-mesh failed"
+[ -s "$work/headless.png" ] || fail "no headless screenshot with a mesh collider"
+printf 'solid broken\nfacet normal 0 0 1\n' >"$work/broken.stl"
+env -u DISPLAY "$clothview" --headless --scene drape --seconds 1 --collider-mesh "$work/broken.stl" \
+  >"$work/bad.log" 2>&1
+code=$?
+cat "$work/bad.log"
+[ "$code" = 2 ] || fail "a broken mesh file exits $code, not 2"
+[ "$(wc -l <"$work/bad.log")" = 1 ] && grep -q "broken.stl" "$work/bad.log" \
+  || fail "a broken mesh file does not give one line naming it"
+finish
