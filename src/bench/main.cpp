@@ -56,20 +56,19 @@ json stepTable(const Options& o) {
       o.quick ? std::vector<int>{10, 32, 64} : std::vector<int>{10, 32, 64, 100, 200};
   json out = json::array();
   std::printf(
-      "\nms per step (1 m, 0.8 kg cloth landing on a ball, t = 0.1 to 0.14 s; 5 m/s wind, Provot,"
+      "\nms per step (1 m, 0.8 kg cloth landing on a ball, h = 1 ms, t = 0.1 to 0.14 s; 5 m/s wind, Provot,"
       " sphere + ground; median)\n");
-  std::printf("%-16s %6s %9s %9s %10s %9s\n", "integrator", "grid", "nodes", "springs", "median ms",
-              "min ms");
-  for (sim::Integrator integrator :
-       {sim::Integrator::ApproxImplicit, sim::Integrator::Explicit, sim::Integrator::ImplicitCG}) {
+  std::printf("%-38s %6s %9s %9s %10s %9s\n", "method", "grid", "nodes", "springs", "median ms", "min ms");
+  for (const bench::StepMethod& method : bench::stepMethods()) {
     std::vector<bench::StepResult> rows;
     for (int g : grids) {
-      rows.push_back(bench::benchmarkStep(g, integrator, kWindowSteps, o.quick ? 3 : 15));
+      rows.push_back(bench::benchmarkStep(g, method, kWindowSteps, o.quick ? 3 : 15));
       const auto& r = rows.back();
-      std::printf("%-16s %6d %9d %9d %10.4f %9.4f%s%s\n", r.integrator.c_str(), g, r.keyNodes, r.springs,
+      std::printf("%-38s %6d %9d %9d %10.4f %9.4f%s%s\n", method.label.c_str(), g, r.keyNodes, r.springs,
                   r.timing.medianMs, r.timing.minMs, r.finite ? "" : "  (not finite)",
                   r.recoveries > 0 ? "  (unstable: the guard redid sub-steps)" : "");
-      out.push_back({{"integrator", r.integrator},
+      out.push_back({{"method", method.label},
+                     {"integrator", sim::name(method.integrator)},
                      {"grid", g},
                      {"key_nodes", r.keyNodes},
                      {"springs", r.springs},
@@ -81,9 +80,10 @@ json stepTable(const Options& o) {
     // Growth from 32^2 up: the small grids are dominated by fixed costs.
     const std::span<const bench::StepResult> fit(rows.begin() + 1, rows.end());
     const double exponent = bench::growthExponent(fit);
-    std::printf("%-16s growth exponent %.3f (32^2 to %d^2)\n", sim::name(integrator).data(), exponent,
-                grids.back());
-    out.push_back({{"integrator", std::string(sim::name(integrator))}, {"growth_exponent", exponent}});
+    std::printf("%-38s growth exponent %.3f (32^2 to %d^2)\n", method.label.c_str(), exponent, grids.back());
+    out.push_back({{"method", method.label},
+                   {"integrator", sim::name(method.integrator)},
+                   {"growth_exponent", exponent}});
   }
   return out;
 }

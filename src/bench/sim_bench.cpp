@@ -12,11 +12,13 @@ namespace {
 
 // Huang's ball cloth (1 m, 0.8 kg) resampled at grid x grid, starting just above the ball so it
 // drapes over it while the steps are timed, in a 5 m/s breeze.
-sim::Scene benchScene(int grid, sim::Integrator integrator) {
+sim::Scene benchScene(int grid, const StepMethod& method) {
   sim::Scene s = *sim::findScene("ball");
   sim::resampleGrid(s, grid, grid);
   s.grid.origin.y = 0.91;
-  s.params.solver.integrator = integrator;
+  s.params.solver.integrator = method.integrator;
+  s.params.solver.solver = method.solver;
+  s.params.solver.h = 0.001;
   s.params.wind.velocity = sim::Vec3(4, 0, 3);
   return s;
 }
@@ -44,8 +46,16 @@ bool staysStable(sim::Integrator integrator, double h, double seconds) {
 
 }  // namespace
 
-StepResult benchmarkStep(int grid, sim::Integrator integrator, int window, int samples) {
-  const sim::Scene scene = benchScene(grid, integrator);
+std::vector<StepMethod> stepMethods() {
+  using sim::Integrator, sim::LinearSolver;
+  return {{"approx-implicit, Kang eq. 10", Integrator::ApproxImplicit, LinearSolver::Jacobi},
+          {"approx-implicit, multigrid", Integrator::ApproxImplicit, LinearSolver::Multigrid},
+          {"explicit", Integrator::Explicit, LinearSolver::Multigrid},
+          {"implicit-cg, multigrid-preconditioned", Integrator::ImplicitCG, LinearSolver::Multigrid}};
+}
+
+StepResult benchmarkStep(int grid, const StepMethod& method, int window, int samples) {
+  const sim::Scene scene = benchScene(grid, method);
   sim::Simulation settled = sim::instantiate(scene);
   while (settled.time() < 0.1) settled.step();  // falling onto the ball: contacts and wind busy
   std::optional<sim::Simulation> s;
@@ -54,8 +64,12 @@ StepResult benchmarkStep(int grid, sim::Integrator integrator, int window, int s
                              for (int i = 0; i < window; ++i) s->step();
                            },
                            samples, 1);
-  StepResult r{std::string(sim::name(integrator)),          grid, static_cast<int>(s->cloth().nodeCount()),
-               static_cast<int>(s->cloth().springs.size()), t,    sim::isFinite(s->cloth()),
+  StepResult r{method.label,
+               grid,
+               static_cast<int>(s->cloth().nodeCount()),
+               static_cast<int>(s->cloth().springs.size()),
+               t,
+               sim::isFinite(s->cloth()),
                s->recoveries() - settled.recoveries()};
   r.timing.medianMs /= window;
   r.timing.minMs /= window;

@@ -140,19 +140,22 @@ std::optional<MeshPoint> CollisionMesh::closest(const Vec3& p, Real maxDistance)
   tree_.overlapping(Aabb{p, p}.inflated(maxDistance), mesh_.vertices, mesh_.triangles, candidates_);
   std::optional<MeshPoint> best;
   Real bestDistance2 = maxDistance * maxDistance;
-  for (int t : candidates_) {
-    const auto& v = mesh_.triangles[t].v;
-    Vec3 bary;
-    const Vec3 q =
-        closestPointOnTriangle(p, mesh_.vertices[v[0]], mesh_.vertices[v[1]], mesh_.vertices[v[2]], bary);
-    const Real d2 = glm::dot(p - q, p - q);
-    if (d2 > bestDistance2) continue;
-    bestDistance2 = d2;
-    bool rim = false;
-    const Vec3 n = pseudoNormal(t, bary, rim);
-    best = MeshPoint{q, n, std::sqrt(d2), t, rim};
-  }
+  for (int t : candidates_)
+    if (auto q = closerOnTriangle(t, p, bestDistance2)) best = q;
   return best;
+}
+
+std::optional<MeshPoint> CollisionMesh::closerOnTriangle(int t, const Vec3& p, Real& best2) const {
+  const auto& v = mesh_.triangles[t].v;
+  Vec3 bary;
+  const Vec3 q =
+      closestPointOnTriangle(p, mesh_.vertices[v[0]], mesh_.vertices[v[1]], mesh_.vertices[v[2]], bary);
+  const Real d2 = glm::dot(p - q, p - q);
+  if (d2 > best2) return std::nullopt;
+  best2 = d2;
+  bool rim = false;
+  const Vec3 n = pseudoNormal(t, bary, rim);
+  return MeshPoint{q, n, std::sqrt(d2), t, rim};
 }
 
 std::optional<MeshPoint> CollisionMesh::firstCrossing(const Vec3& a, const Vec3& b) const {
@@ -183,13 +186,7 @@ std::optional<MeshPoint> CollisionMesh::contact(const Vec3& a, const Vec3& b, Re
       first = MeshPoint{hit, glm::dot(a - hit, n) >= 0 ? n : -n, s, t};
     }
     if (first) continue;  // a crossing wins over any closest point
-    const Vec3 q = closestPointOnTriangle(b, p0, p1, p2, bary);
-    const Real d2 = glm::dot(b - q, b - q);
-    if (d2 > nearest2) continue;
-    nearest2 = d2;
-    bool rim = false;
-    const Vec3 n = pseudoNormal(t, bary, rim);
-    nearest = MeshPoint{q, n, std::sqrt(d2), t, rim};
+    if (auto q = closerOnTriangle(t, b, nearest2)) nearest = q;
   }
   crossed = first.has_value();
   return first ? first : nearest;

@@ -77,6 +77,8 @@ class CollisionMesh {
   /// The pseudo-normal at barycentric point `bary` of the triangle, and whether that point lies on
   /// the mesh's boundary.
   Vec3 pseudoNormal(int triangle, const Vec3& bary, bool& onBoundary) const;
+  /// The point of `triangle` closest to p, if its squared distance is at most `best2` (then lowered).
+  std::optional<MeshPoint> closerOnTriangle(int triangle, const Vec3& p, Real& best2) const;
 
   TriangleMesh mesh_;
   AabbTree tree_;
