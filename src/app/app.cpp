@@ -19,7 +19,7 @@
 #include "cloth/io/preset_file.h"
 #include "cloth/render/capture.h"
 #include "cloth/render/shader.h"
-#include "cloth/sim/scenes.h"
+#include "cloth/sim/scenes/scenes.h"
 #include "cloth/view/capture_names.h"
 #include "state_dump.h"
 #include "window.h"
@@ -63,6 +63,7 @@ void shutdownImGui() {
 App::App(AppOptions options, config::Settings settings)
     : options_(std::move(options)), state_(std::move(settings)) {
   state_.paused = options_.paused;
+  state_.drags = sim::DragScript(options_.drags);
   for (const std::string& item : options_.show) {  // validated by parseAppOptions
     render::RenderOptions& r = state_.render;
     if (item == "wireframe") r.wireframe = true;

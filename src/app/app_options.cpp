@@ -11,7 +11,7 @@ namespace {
 
 constexpr const char* kVersion = "clothview " CLOTH_VERSION;
 
-void addOptions(CLI::App& app, AppOptions& o, std::string& format) {
+void addOptions(CLI::App& app, AppOptions& o, std::string& format, std::vector<std::string>& drags) {
   app.add_option("--scene", o.scene, "Scene to open (see clothsim --list-scenes)")->default_str("flag");
   app.add_option("--set", o.assignments, "NAME=VALUE parameter, repeatable (see clothsim --list-params)")
       ->take_all()
@@ -48,6 +48,10 @@ void addOptions(CLI::App& app, AppOptions& o, std::string& format) {
   app.add_option("--samples", o.samples, "Antialiasing samples (default: 4, or 0 on a software renderer)")
       ->check(CLI::IsMember({0, 2, 4, 8, 16}));
   app.add_flag("--force", o.force, "Allow --screenshot and --dump-state to replace existing files");
+  app.add_option("--drag", drags,
+                 "Pull key node ROW,COL toward the point X,Y,Z (m) from T0 to T1 (s of simulated time), as "
+                 "with the mouse, then let go; repeatable")
+      ->allow_extra_args(false);
   app.add_option("--camera", o.camera, "View the cloth from YAW,PITCH,DISTANCE (degrees, degrees, m)");
   app.add_option("--show", o.show,
                  "Overlays: wireframe, nodes, strain, bump, no-wind, no-pins, no-ground, no-ui")
@@ -64,10 +68,16 @@ std::variant<AppOptions, ExitNow> parseAppOptions(int argc, const char* const* a
                "clothview"};
   AppOptions o;
   std::string format = "png";
-  addOptions(app, o, format);
+  std::vector<std::string> drags;
+  addOptions(app, o, format, drags);
   app.footer(view::controlsText());
   if (auto exit = config::parseOrExit(app, argc, argv, "clothview", kVersion)) return *exit;
   o.format = format == "mp4" ? CaptureFormat::Mp4 : format == "pc2" ? CaptureFormat::Pc2 : CaptureFormat::Png;
+  std::string error;
+  if (auto parsed = sim::parseDrags(drags, error))
+    o.drags = std::move(*parsed);
+  else
+    return ExitNow{2, "clothview: error: " + error + "\n"};
   if (o.camera) {
     float yaw, pitch, distance;
     char end;

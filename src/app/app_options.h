@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cloth/config/command_line.h"
+#include "cloth/sim/drag_script.h"
 
 namespace cloth::app {
 
@@ -32,10 +33,11 @@ struct AppOptions {
   double exitAfterSeconds = 0;    ///< windowed: quit after this much wall time (0 = never)
   bool paused = false;
   bool vsync = true;
-  int samples = -1;                   ///< MSAA samples; -1 = automatic
-  std::optional<std::string> camera;  ///< "YAW,PITCH,DISTANCE" (degrees, degrees, m) around the cloth
-  std::vector<std::string> show;      ///< overlays to switch on or off (see --help)
-  bool force = false;                 ///< allow --screenshot / --dump-state to replace files
+  int samples = -1;                      ///< MSAA samples; -1 = automatic
+  std::optional<std::string> camera;     ///< "YAW,PITCH,DISTANCE" (degrees, degrees, m) around the cloth
+  std::vector<std::string> show;         ///< overlays to switch on or off (see --help)
+  bool force = false;                    ///< allow --screenshot / --dump-state to replace files
+  std::vector<sim::ScriptedDrag> drags;  ///< --drag: nodes pulled by script, as with the mouse
 };
 
 using config::ExitNow;

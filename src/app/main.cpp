@@ -8,7 +8,7 @@
 #include "cloth/config/param_table.h"
 #include "cloth/io/mesh_file.h"
 #include "cloth/io/preset_file.h"
-#include "cloth/sim/scenes.h"
+#include "cloth/sim/scenes/scenes.h"
 
 namespace {
 
@@ -36,6 +36,12 @@ std::optional<cloth::config::Settings> initialSettings(const cloth::app::AppOpti
       return std::nullopt;
     }
   cloth::sim::useColliderMeshes(settings->scene, meshes);
+  const std::string dragProblem =
+      cloth::sim::DragScript(o.drags).problem(cloth::sim::instantiate(settings->scene));
+  if (!dragProblem.empty()) {
+    std::cerr << "clothview: error: " << dragProblem << "\n";
+    return std::nullopt;
+  }
   return settings;
 }
 

@@ -10,7 +10,7 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/config/param_table.h"
-#include "cloth/sim/approx_implicit.h"
+#include "cloth/sim/solve/approx_implicit.h"
 #include "cloth/view/controls.h"
 #include "param_widgets.h"
 

@@ -4,7 +4,7 @@
 
 #include "cloth/config/preset.h"
 #include "cloth/detail/names.h"
-#include "cloth/sim/collision_mesh.h"
+#include "cloth/sim/collision/collision_mesh.h"
 #include "cloth/sim/names.h"
 
 namespace cloth::app {

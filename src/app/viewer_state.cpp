@@ -6,7 +6,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "cloth/sim/stats.h"
+#include "cloth/sim/scenes/stats.h"
 #include "cloth/view/scene_view.h"
 
 namespace cloth::app {
@@ -29,6 +29,7 @@ ViewerState::ViewerState(config::Settings initial)
 
 void ViewerState::reset() {
   simulation = sim::instantiate(settings.scene);
+  drags.restart();
   playback.resetClock();
   stats.kineticHistory.clear();
   recoveryLog_.clear();
@@ -55,6 +56,7 @@ void ViewerState::advance(int steps) {
   const long long recoveriesBefore = simulation.recoveries();
   const double timeBefore = simulation.time();
   for (int i = 0; i < steps; ++i) {
+    drags.apply(simulation);
     simulation.step();
     if (!simulation.lastStep().refused.empty()) {  // the panels validate, so this is a safety net
       notify("simulation paused: " + simulation.lastStep().refused);

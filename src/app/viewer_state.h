@@ -10,6 +10,7 @@
 #include "cloth/config/settings.h"
 #include "cloth/detail/refiner.h"
 #include "cloth/render/renderer.h"
+#include "cloth/sim/drag_script.h"
 #include "cloth/sim/simulation.h"
 #include "cloth/view/frame_rate.h"
 #include "cloth/view/orbit_camera.h"
@@ -39,6 +40,7 @@ struct ViewerState {
 
   config::Settings settings;
   sim::Simulation simulation;
+  sim::DragScript drags;  ///< --drag: scripted handles, run before every step
   detail::Refiner refiner;
   detail::SurfaceMesh surface;
   view::OrbitCamera camera;

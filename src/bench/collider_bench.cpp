@@ -6,8 +6,8 @@
 
 #include "cloth/config/settings.h"
 #include "cloth/io/mesh_file.h"
-#include "cloth/sim/mesh_shapes.h"
-#include "cloth/sim/scenes.h"
+#include "cloth/sim/collision/mesh_shapes.h"
+#include "cloth/sim/scenes/scenes.h"
 
 namespace cloth::bench {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "cloth/config/param_table.h"
 #include "cloth/config/settings.h"
-#include "cloth/sim/flutter.h"
-#include "cloth/sim/stats.h"
+#include "cloth/sim/scenes/flutter.h"
+#include "cloth/sim/scenes/stats.h"
 
 namespace cloth::bench {
 namespace {

@@ -13,6 +13,7 @@
 #include "cloth/io/safe_file.h"
 #include "cloth/sim/names.h"
 #include "collider_bench.h"
+#include "contact_bench.h"
 #include "large_steps.h"
 #include "refine_bench.h"
 #include "sim_bench.h"
@@ -25,7 +26,7 @@ using nlohmann::json;
 
 constexpr int kWindowSteps = 40;  // each step sample: 0.04 s of simulated time at h = 1 ms
 
-constexpr const char* kSections[] = {"steps", "stability", "refine", "large-steps", "colliders"};
+constexpr const char* kSections[] = {"steps", "stability", "refine", "large-steps", "colliders", "contacts"};
 
 struct Options {
   bool quick = false;
@@ -146,6 +147,34 @@ json colliderTable(const Options& o) {
   return out;
 }
 
+json contactTable(const Options& o) {
+  std::printf(
+      "\ncontacts (one thread; measured after every step; targets: 0 intersections, 0 penetrations)\n");
+  std::printf("  %-78s %6s %6s %8s %8s %8s\n", "scenario", "self", "pen", "strain", "ms/step", "sim s");
+  json out = json::array();
+  for (const bench::ContactRow& r : bench::contactRows(o.quick)) {
+    if (!r.available) {
+      std::printf("  %-78s skipped\n", r.scenario.c_str());
+      continue;
+    }
+    const bool met = r.maxSelfIntersections == 0 && r.maxPenetrations == 0;
+    std::printf("  %-78s %6d %6d %8.3f %8.3f %8.1f  %s\n", r.scenario.c_str(), r.maxSelfIntersections,
+                r.maxPenetrations, r.peakStrain, r.msPerStep, r.seconds, met ? "met" : "NOT MET");
+    out.push_back({{"scenario", r.scenario},
+                   {"max_self_intersections", r.maxSelfIntersections},
+                   {"max_collider_penetrations", r.maxPenetrations},
+                   {"peak_strain", r.peakStrain},
+                   {"tau", r.tau},
+                   {"ms_per_step", r.msPerStep},
+                   {"sim_seconds", r.seconds},
+                   {"met", met}});
+  }
+  std::printf(
+      "  (self: pairs of key triangles through each other; pen: nodes inside a collider plus collider"
+      " edges through a cloth triangle; strain: peak structural l / L - 1, tau 0.1)\n");
+  return out;
+}
+
 json refineTable(const Options& o) {
   std::printf("\nrefinement (ball scene 32x32 key nodes, r = 8; median)\n");
   std::printf("%-18s %9s %3s %12s %10s %8s\n", "mode", "key nodes", "r", "render nodes", "median ms",
@@ -181,10 +210,10 @@ int runSoak(long long steps) {
 int main(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, o)) {
-    std::fprintf(
-        stderr,
-        "usage: clothbench [--quick] [--only steps|stability|refine|large-steps|colliders] [--json FILE] |"
-        " --soak STEPS\n");
+    std::fprintf(stderr,
+                 "usage: clothbench [--quick] [--only steps|stability|refine|large-steps|colliders|contacts] "
+                 "[--json FILE] |"
+                 " --soak STEPS\n");
     return 2;
   }
   if (!o.jsonPath.empty())
@@ -204,6 +233,7 @@ int main(int argc, char** argv) {
   if (wanted("refine")) report["refine"] = refineTable(o);
   if (wanted("large-steps")) report["large_steps"] = largeStepsTable(o);
   if (wanted("colliders")) report["colliders"] = colliderTable(o);
+  if (wanted("contacts")) report["contacts"] = contactTable(o);
   if (!o.jsonPath.empty()) {
     if (auto st = io::writeFileAtomically(o.jsonPath, report.dump(2) + "\n", io::Overwrite::Allowed); !st) {
       std::fprintf(stderr, "clothbench: %s\n", st.message().c_str());

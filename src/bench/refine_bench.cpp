@@ -2,7 +2,7 @@
 
 #include "cloth/detail/names.h"
 #include "cloth/detail/refiner.h"
-#include "cloth/sim/scenes.h"
+#include "cloth/sim/scenes/scenes.h"
 
 namespace cloth::bench {
 namespace {

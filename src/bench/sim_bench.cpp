@@ -4,8 +4,8 @@
 #include <optional>
 
 #include "cloth/sim/names.h"
-#include "cloth/sim/scenes.h"
-#include "cloth/sim/stats.h"
+#include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/scenes/stats.h"
 
 namespace cloth::bench {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "cloth/config/random_settings.h"
 #include "cloth/sim/guard.h"
-#include "cloth/sim/stats.h"
+#include "cloth/sim/scenes/stats.h"
 
 namespace cloth::bench {
 namespace {

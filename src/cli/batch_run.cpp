@@ -1,5 +1,6 @@
 #include "batch_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -12,10 +13,10 @@
 #include "cloth/io/mesh_file.h"
 #include "cloth/io/obj_writer.h"
 #include "cloth/io/pc2_writer.h"
-#include "cloth/sim/flutter.h"
 #include "cloth/sim/names.h"
-#include "cloth/sim/scenes.h"
-#include "cloth/sim/stats.h"
+#include "cloth/sim/scenes/flutter.h"
+#include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/scenes/stats.h"
 #include "run_stats.h"
 
 namespace cloth::cli {
@@ -152,6 +153,18 @@ class FrameExporter {
   std::vector<sim::Vec3> positions_;
 };
 
+// Intersections and penetrations after every step: the last and the largest of each.
+struct ContactRecorder {
+  sim::ContactAudit audit;
+  sim::ContactFailures last, worst;
+
+  void sample(const sim::Simulation& simulation) {
+    last = audit.measure(simulation.cloth(), simulation.colliders());
+    worst.selfIntersections = std::max(worst.selfIntersections, last.selfIntersections);
+    worst.colliderPenetrations = std::max(worst.colliderPenetrations, last.colliderPenetrations);
+  }
+};
+
 // Refuses up front to replace any file the run would write, unless --force.
 void checkOutputs(const CliOptions& o, long long frames) {
   std::error_code ec;
@@ -200,9 +213,12 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
   run.steps = steps;
   run.h = h;
   // A flag's free edge, every 5 ms after a 1 s settle (Kang Fig. 7's flutter).
+  sim::DragScript drags(o.drags);
+  if (std::string problem = drags.problem(simulation); !problem.empty()) throw BadInput{problem};
   std::optional<sim::FlutterRecorder> flutter;
   if (settings.scene.pinFirstColumn) flutter.emplace();
   const long long flutterEvery = std::max(1LL, std::llround(kFlutterSample / h));
+  ContactRecorder contacts;
   const auto start = Clock::now();
   for (long long i = 0; i <= steps; ++i) {
     if (exporter && i % every == 0) {
@@ -213,10 +229,12 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
     }
     if (i == steps) break;
     const auto t0 = Clock::now();
+    drags.apply(simulation);
     simulation.step();
     run.stepSeconds += seconds(Clock::now() - t0);
     if (flutter && simulation.time() >= kFlutterSettle && (i + 1) % flutterEvery == 0)
       flutter->sample(simulation.cloth());
+    if (o.statsPath) contacts.sample(simulation);
   }
   if (exporter)
     if (auto st = exporter->close(); !st) {
@@ -231,6 +249,11 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
     run.surface = detail::keepOutside(surface, simulation.colliders(),
                                       kSurfaceClearance * settings.scene.params.collision.thickness,
                                       sim::keySpacing(simulation.cloth()));
+  }
+  if (o.statsPath) {
+    contacts.sample(simulation);
+    run.endContacts = contacts.last;
+    run.maxContacts = contacts.worst;
   }
   run.wallSeconds = seconds(Clock::now() - start);
   run.simSeconds = simulation.time();

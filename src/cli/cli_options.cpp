@@ -7,7 +7,8 @@ namespace {
 
 constexpr const char* kVersion = "clothsim " CLOTH_VERSION;
 
-void addOptions(CLI::App& app, CliOptions& o, bool& listScenes, bool& listParams) {
+void addOptions(CLI::App& app, CliOptions& o, std::vector<std::string>& drags, bool& listScenes,
+                bool& listParams) {
   app.add_option("--scene", o.scene, "Scene to simulate (see --list-scenes)")->default_str("flag");
   app.add_option("--seconds", o.seconds, "Simulated seconds to run (default 3)");
   app.add_option("--steps", o.steps, "Number of steps of length h to run instead of --seconds");
@@ -21,6 +22,10 @@ void addOptions(CLI::App& app, CliOptions& o, bool& listScenes, bool& listParams
          "--collider-mesh", o.colliderMeshes,
          "Add a mesh collider from FILE (OBJ, PLY, STL, glTF, FBX, ...), repeatable; in the drape scene "
          "it replaces the table (placed by collider_fit, collider_scale, collider_offset)")
+      ->allow_extra_args(false);
+  app.add_option(
+         "--drag", drags,
+         "Pull key node ROW,COL toward the point X,Y,Z (m) from T0 to T1 (s), then let go; repeatable")
       ->allow_extra_args(false);
   app.add_option("--export-obj", o.exportDir, "Write numbered OBJ frames into this folder");
   app.add_option("--export-pc2", o.pc2Path,
@@ -41,8 +46,14 @@ std::variant<CliOptions, ExitNow> parseCommandLine(int argc, const char* const* 
                "clothsim"};
   CliOptions o;
   bool listScenes = false, listParams = false;
-  addOptions(app, o, listScenes, listParams);
+  std::vector<std::string> drags;
+  addOptions(app, o, drags, listScenes, listParams);
   if (auto exit = config::parseOrExit(app, argc, argv, "clothsim", kVersion)) return *exit;
+  std::string error;
+  if (auto parsed = sim::parseDrags(drags, error))
+    o.drags = std::move(*parsed);
+  else
+    return ExitNow{2, "clothsim: error: " + error + "\n"};
   if (o.seconds && o.steps)
     return ExitNow{2, "clothsim: error: give either --seconds or --steps, not both\n"};
   if (o.every < 0) return ExitNow{2, "clothsim: error: --every must be a positive number of steps\n"};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cloth/config/command_line.h"
+#include "cloth/sim/drag_script.h"
 
 namespace cloth::cli {
 
@@ -28,6 +29,7 @@ struct CliOptions {
   int every = 0;                                      ///< export every K steps; 0 = one frame per 1/30 s
   std::optional<std::string> statsPath;               ///< "-" for standard output
   bool force = false;                                 ///< allow replacing existing files
+  std::vector<sim::ScriptedDrag> drags;               ///< --drag, in the order given
 };
 
 using config::ExitNow;

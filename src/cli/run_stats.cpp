@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cloth/sim/stats.h"
+#include "cloth/sim/scenes/stats.h"
 
 namespace cloth::cli {
 namespace {
@@ -44,6 +44,10 @@ std::string statsJson(const RunStats& run, const sim::Simulation& sim) {
   j["kinetic_energy"] = number(sim::kineticEnergy(c));
   j["bbox_min"] = finite ? vec3(box.lo) : nlohmann::json(nullptr);
   j["bbox_max"] = finite ? vec3(box.hi) : nlohmann::json(nullptr);
+  j["self_intersections"] = run.endContacts.selfIntersections;
+  j["max_self_intersections"] = run.maxContacts.selfIntersections;
+  j["collider_penetrations"] = run.endContacts.colliderPenetrations;
+  j["max_collider_penetrations"] = run.maxContacts.colliderPenetrations;
   const auto clearance = sim::minColliderClearance(c, sim.colliders());
   j["min_collider_clearance"] = clearance ? number(*clearance) : nlohmann::json(nullptr);
   return j.dump(2) + "\n";

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "cloth/detail/refiner.h"
-#include "cloth/sim/flutter.h"
-
+#include "cloth/sim/collision/intersections.h"
+#include "cloth/sim/scenes/flutter.h"
 #include "cloth/sim/simulation.h"
 
 namespace cloth::cli {
@@ -21,6 +21,8 @@ struct RunStats {
   double stepSeconds = 0;                           ///< time inside Simulation::step only
   std::optional<sim::FlutterStats> flutter;         ///< a flag's free edge, after a 1 s settle
   std::optional<detail::SurfaceClearance> surface;  ///< the final render surface against the colliders
+  sim::ContactFailures endContacts;                 ///< the final state's intersections and penetrations
+  sim::ContactFailures maxContacts;                 ///< the largest of each over every step
 };
 
 /// JSON text of the run: the fields above plus the final state's measurements.

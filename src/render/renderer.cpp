@@ -7,7 +7,7 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "cloth/sim/aabb.h"
+#include "cloth/sim/collision/aabb.h"
 
 namespace cloth::render {
 namespace {

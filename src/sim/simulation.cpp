@@ -3,12 +3,18 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cloth/sim/explicit_euler.h"
 #include "cloth/sim/guard.h"
 #include "cloth/sim/provot.h"
+#include "cloth/sim/solve/explicit_euler.h"
 #include "cloth/sim/wind.h"
 
 namespace cloth::sim {
+namespace {
+
+constexpr Real kMovedByContact = 1e-6;  // m: a node resting on a collider is moved by rounding only
+constexpr int kContactRounds = 3;       // stretch limit and contacts alternate: at a sharp edge they agree
+
+}  // namespace
 
 Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> colliders)
     : cloth_(std::move(cloth)), params_(params), colliders_(std::move(colliders)) {
@@ -19,6 +25,8 @@ Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> coll
   tree_.build(cloth_.x, cloth_.triangles);
   forceWork_.areaShare = nodeAreaShares(cloth_);
   placeMeshes(colliders_, params_.collision);
+  placeFeatures();
+  clothEdges_ = clothEdges(cloth_);
 }
 
 void Simulation::step() {
@@ -80,9 +88,11 @@ void Simulation::substep(Real h) {
   const MaterialSettings& m = params_.material;
   kinematics_.prescribeVelocities(cloth_, time_, h, params_.maxHandleSpeed, m.tethers ? 1 + m.tau : 0);
   integrate(h);
-  collide();
-  limitStretch(h);
-  collide();
+  collide(Friction::On);
+  for (int round = 0; round < kContactRounds; ++round) {
+    limitStretch(h);
+    collide(Friction::Off);  // friction against the step's start would undo the stretch limit
+  }
   time_ += h;
 }
 
@@ -157,8 +167,8 @@ void Simulation::refitTree(Real margin) {
 }
 
 // Resolves contacts with the colliders (and the cloth itself); returns how many nodes it moved.
-int Simulation::collide() {
-  constexpr Real kMoved = 1e-6;  // m: a node resting on a collider is moved by rounding only
+int Simulation::collide(Friction friction) {
+  friction_ = friction;
   const CollisionSettings& c = params_.collision;
   int moved = 0;
   if (c.selfCollision) {
@@ -170,40 +180,73 @@ int Simulation::collide() {
   std::fill(contactNormal_.begin(), contactNormal_.end(), Vec3(0));
   if (colliders_.empty()) return moved;
   refitTree(0);
-  for (const Collider& collider : colliders_) {
-    if (collider.shape == ColliderShape::Mesh) {
-      moved += collideWithMesh(collider);
-      continue;
-    }
-    candidates_.clear();
-    tree_.verticesIn(colliderBounds(collider, c.thickness), cloth_.x, candidates_);
-    if (++stamp_ == 0) {  // wrapped around: forget every old visit
-      std::fill(visitStamp_.begin(), visitStamp_.end(), 0u);
-      stamp_ = 1;
-    }
-    for (NodeIndex n : candidates_) {
-      if (visitStamp_[n] == stamp_ || !cloth_.isFree(n)) continue;
-      visitStamp_[n] = stamp_;
-      const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
-      if (!resolveContact(s, c.thickness, c.friction, cloth_.x[n], cloth_.v[n])) continue;
-      ++report_.colliderContacts;
-      contactNormal_[n] = s.normal;
-      moved += s.distance < c.thickness - kMoved ? 1 : 0;
-    }
+  for (const Collider& collider : colliders_)
+    moved += collider.shape == ColliderShape::Mesh ? collideWithMesh(collider) : collideWithShape(collider);
+  return moved + collideWithFeatures();
+}
+
+// Every node in reach of an analytic collider (sphere, plane, box), found through the cloth's tree.
+int Simulation::collideWithShape(const Collider& collider) {
+  const CollisionSettings& c = params_.collision;
+  candidates_.clear();
+  tree_.verticesIn(colliderBounds(collider, c.thickness), cloth_.x, candidates_);
+  if (++stamp_ == 0) {  // wrapped around: forget every old visit
+    std::fill(visitStamp_.begin(), visitStamp_.end(), 0u);
+    stamp_ = 1;
+  }
+  int moved = 0;
+  for (NodeIndex n : candidates_) {
+    if (visitStamp_[n] == stamp_ || !cloth_.collides(n)) continue;
+    visitStamp_[n] = stamp_;
+    const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
+    if (!respond(n, s)) continue;
+    ++report_.colliderContacts;
+    contactNormal_[n] = s.normal;
+    moved += s.distance < c.thickness - kMovedByContact ? 1 : 0;
   }
   return moved;
 }
 
-// Every free node against a mesh collider, through the mesh's own tree: the node's motion in this
-// step against the triangles (no tunnelling), then its distance to the surface.
+// One node's contact: out of the collider and no approach velocity, then friction on what it slid in
+// this step. A dragged node follows the mouse along the surface.
+bool Simulation::respond(NodeIndex n, const SurfacePoint& s) {
+  const CollisionSettings& c = params_.collision;
+  const Real depth = c.thickness - s.distance;
+  if (!resolveContact(s, c.thickness, 0, cloth_.x[n], cloth_.v[n])) return false;
+  if (cloth_.isFree(n) && friction_ == Friction::On)
+    applyFriction(s.normal, depth, c.friction, xStart_[n], cloth_.x[n], cloth_.v[n]);
+  return true;
+}
+
+// The colliders' sharp corners and edges against the cloth's triangles and edges, so that none comes
+// through between key nodes (feature_contacts.h).
+int Simulation::collideWithFeatures() {
+  const CollisionSettings& c = params_.collision;
+  const FeatureContactSettings s{c.thickness, c.friction, 0.5 * keySpacing(cloth_)};
+  if (features_.size() != colliders_.size()) placeFeatures();
+  refitTree(0);
+  int contacts = 0;
+  for (std::size_t i = 0; i < colliders_.size(); ++i)
+    contacts += resolveFeatureContacts(cloth_, xStart_, colliders_[i], features_[i], clothEdges_, tree_, s,
+                                       featureScratch_, contactNormal_);
+  report_.featureContacts += contacts;
+  return contacts;
+}
+
+void Simulation::placeFeatures() {
+  features_.clear();
+  for (const Collider& collider : colliders_) features_.push_back(sharpFeatures(collider));
+}
+
+// Every node against a mesh collider, through the mesh's own tree: the node's motion in this step
+// against the triangles (no tunnelling), then its distance to the surface.
 int Simulation::collideWithMesh(const Collider& collider) {
-  constexpr Real kMoved = 1e-6;
   constexpr int kMeshContactPasses = 4;
   const CollisionSettings& c = params_.collision;
   const Aabb reach = colliderBounds(collider, c.thickness);
   int moved = 0;
   for (std::size_t i = 0; i < cloth_.nodeCount(); ++i) {
-    if (cloth_.kind[i] != NodeKind::Free) continue;
+    if (!cloth_.collides(static_cast<NodeIndex>(i))) continue;
     Aabb path;  // where the node went this step
     path.grow(xStart_[i]);
     path.grow(cloth_.x[i]);
@@ -212,10 +255,10 @@ int Simulation::collideWithMesh(const Collider& collider) {
     bool contact = false, pushed = false;
     for (int pass = 0; pass < kMeshContactPasses; ++pass) {
       const auto s = meshContact(collider, xStart_[i], cloth_.x[i], c.thickness);
-      if (!s || !resolveContact(*s, c.thickness, c.friction, cloth_.x[i], cloth_.v[i])) break;
+      if (!s || !respond(static_cast<NodeIndex>(i), *s)) break;
       contact = true;
       contactNormal_[i] = s->normal;
-      if (s->distance >= c.thickness - kMoved) break;  // resting: moved by rounding only
+      if (s->distance >= c.thickness - kMovedByContact) break;  // resting: moved by rounding only
       pushed = true;
     }
     if (!contact) continue;
@@ -228,6 +271,7 @@ int Simulation::collideWithMesh(const Collider& collider) {
 void Simulation::setColliders(std::vector<Collider> colliders) {
   colliders_ = std::move(colliders);
   placeMeshes(colliders_, params_.collision);
+  placeFeatures();
 }
 
 void Simulation::pin(NodeIndex node) {

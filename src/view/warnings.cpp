@@ -5,9 +5,9 @@
 
 #include <glm/geometric.hpp>
 
-#include "cloth/sim/approx_implicit.h"
-#include "cloth/sim/explicit_euler.h"
 #include "cloth/sim/forces.h"
+#include "cloth/sim/solve/approx_implicit.h"
+#include "cloth/sim/solve/explicit_euler.h"
 
 namespace cloth::view {
 namespace {

@@ -140,3 +140,26 @@ TEST_CASE("clothsim: list scenes, list parameters, help and version exit 0") {
   CHECK(run({"--help"}).code == 0);
   CHECK(run({"--version"}).out.find("clothsim") != std::string::npos);
 }
+
+TEST_CASE(
+    "clothsim: --drag pulls a node as the mouse would, and --stats counts intersections and penetrations") {
+  const Result r = run({"--scene", "drape", "--seconds", "3", "--drag", "15,15,0,0.3,0,1,2", "--stats", "-"});
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key :
+       {"self_intersections", "max_self_intersections", "collider_penetrations", "max_collider_penetrations"})
+    CHECK(j[key].is_number_integer());
+  CHECK(j["max_collider_penetrations"] == 0);  // dragged into the table, never through it
+  // The same drag held to the end leaves the node pressed onto the table top, not under it.
+  const Result held =
+      run({"--scene", "drape", "--seconds", "2", "--drag", "15,15,0,0.3,0,1,5", "--stats", "-"});
+  REQUIRE(held.code == 0);
+  CHECK(nlohmann::json::parse(held.out)["bbox_min"][1].get<double>() > 0.3);
+
+  const Result bad = run({"--scene", "drape", "--drag", "40,0,0,0,0,0,1"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("outside the key grid") != std::string::npos);
+  const Result malformed = run({"--drag", "1,2"});
+  CHECK(malformed.code == 2);
+  CHECK(malformed.err.find("ROW,COL,X,Y,Z,T0,T1") != std::string::npos);
+}

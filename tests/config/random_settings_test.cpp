@@ -6,7 +6,7 @@
 
 #include "cloth/config/param_table.h"
 #include "cloth/config/random_settings.h"
-#include "cloth/sim/scenes.h"
+#include "cloth/sim/scenes/scenes.h"
 
 using namespace cloth;
 using namespace cloth::config;

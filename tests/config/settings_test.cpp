@@ -6,7 +6,7 @@
 using namespace cloth;
 using namespace cloth::config;
 
-TEST_CASE("settings: every scene name gives its scene with default detail settings; others give none") {
+TEST_CASE("settings: every scene name gives its scene with default detail settings - others give none") {
   for (std::string_view name : sim::sceneNames()) {
     const auto s = settingsForScene(name);
     REQUIRE(s.has_value());

@@ -5,7 +5,7 @@
 
 #include "cloth/detail/hadap_wrinkles.h"
 #include "cloth/sim/grid.h"
-#include "cloth/sim/scenes.h"
+#include "cloth/sim/scenes/scenes.h"
 
 using namespace cloth;
 using namespace cloth::detail;

@@ -6,7 +6,7 @@
 
 #include "cloth/detail/refiner.h"
 #include "cloth/sim/grid.h"
-#include "cloth/sim/scenes.h"
+#include "cloth/sim/scenes/scenes.h"
 
 using namespace cloth;
 using namespace cloth::detail;

@@ -9,7 +9,7 @@
 
 #include "cloth/config/settings.h"
 #include "cloth/io/mesh_file.h"
-#include "cloth/sim/scenes.h"
+#include "cloth/sim/scenes/scenes.h"
 
 namespace fs = std::filesystem;
 using namespace cloth;

@@ -10,7 +10,7 @@
 namespace fs = std::filesystem;
 using namespace cloth;
 
-TEST_CASE("preset_file: presets are saved atomically and load back; bad files leave settings alone") {
+TEST_CASE("preset_file: presets are saved atomically and load back - bad files leave settings alone") {
   const fs::path d = fs::temp_directory_path() / ("clothview_preset_" + std::to_string(::getpid()));
   fs::remove_all(d);
   fs::create_directories(d);

@@ -4,9 +4,9 @@
 
 #include <glm/geometric.hpp>
 
-#include "cloth/sim/approx_implicit.h"
 #include "cloth/sim/forces.h"
 #include "cloth/sim/grid.h"
+#include "cloth/sim/solve/approx_implicit.h"
 #include "test_helpers.h"
 
 using namespace cloth::sim;

@@ -7,7 +7,7 @@
 #include "cloth/config/random_settings.h"
 #include "cloth/sim/guard.h"
 #include "cloth/sim/names.h"
-#include "cloth/sim/stats.h"
+#include "cloth/sim/scenes/stats.h"
 
 using namespace cloth;
 

@@ -5,8 +5,8 @@
 
 #include "cloth/sim/guard.h"
 #include "cloth/sim/names.h"
-#include "cloth/sim/scenes.h"
-#include "cloth/sim/stats.h"
+#include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/scenes/stats.h"
 
 using namespace cloth::sim;
 

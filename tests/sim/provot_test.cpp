@@ -4,8 +4,8 @@
 
 #include "cloth/sim/grid.h"
 #include "cloth/sim/provot.h"
-#include "cloth/sim/scenes.h"
-#include "cloth/sim/stats.h"
+#include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/scenes/stats.h"
 #include "test_helpers.h"
 
 using namespace cloth::sim;
@@ -109,7 +109,7 @@ TEST_CASE("provot: the order puts springs nearer the kinematic nodes first, leav
     CHECK(s.shareA == (!c.isFree(s.a) ? 0.0 : !c.isFree(s.b) ? 1.0 : 0.5));
 }
 
-TEST_CASE("provot: a spring to a kinematic node is corrected on its free end only; shared ones half each") {
+TEST_CASE("provot: a spring to a kinematic node is corrected on its free end only - shared ones half each") {
   std::vector<Vec3> x{Vec3(0), Vec3(2, 0, 0)};
   limit(x, {{0, 1, 1.0, 0.0, false}}, 0.1, 1);
   CHECK(x[0] == Vec3(0));

@@ -1,11 +1,16 @@
+#include <algorithm>
+#include <cmath>
+
 #include <catch2/catch.hpp>
 
 #include <glm/geometric.hpp>
 
+#include "cloth/sim/collision/intersections.h"
+#include "cloth/sim/drag_script.h"
 #include "cloth/sim/forces.h"
 #include "cloth/sim/names.h"
-#include "cloth/sim/scenes.h"
-#include "cloth/sim/stats.h"
+#include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/scenes/stats.h"
 #include "test_helpers.h"
 
 using namespace cloth::sim;
@@ -164,7 +169,7 @@ TEST_CASE(
   CHECK(glm::length(c.x[corner] - c.x[pin]) > 1.5 * reach);
 }
 
-TEST_CASE("simulation: nodes can be pinned and unpinned at run time; pinned nodes cannot be grabbed") {
+TEST_CASE("simulation: nodes can be pinned and unpinned at run time - pinned nodes cannot be grabbed") {
   Simulation sim = instantiate(*findScene("free-fall"));
   const NodeIndex n = sim.cloth().index(3, 3);
   sim.pin(n);
@@ -200,4 +205,95 @@ TEST_CASE("simulation: picking returns the cloth node under the ray") {
   CHECK(pick->node == target);
   CHECK(pick->t == Approx(2.0));
   CHECK_FALSE(sim.pick(Ray{Vec3(5, 5, 2), Vec3(0, 0, -1)}).has_value());
+}
+
+namespace {
+
+// How far (m) the middle of a small cloth lying on the ground slides in `seconds` when gravity leans
+// by `degrees` (the same as tilting the ground), with Coulomb coefficient mu.
+Real slideOnIncline(Integrator integrator, Real degrees, Real mu, Real seconds) {
+  GridSpec spec = GridSpec::fromSpacing(6, 6, 0.04);
+  spec.orientation = Orientation::Horizontal;
+  spec.origin = Vec3(0, 0.005, 0);
+  SimParams p;
+  const Real angle = degrees * 3.14159265358979 / 180;
+  p.gravity = kGravity * Vec3(std::sin(angle), -std::cos(angle), 0);
+  p.solver.integrator = integrator;
+  p.solver.h = integrator == Integrator::Explicit ? 0.0005 : 1.0 / 60;
+  p.collision.friction = mu;
+  Simulation sim(buildGrid(spec, 0.004), p, {Collider::plane(Vec3(0), Vec3(0, 1, 0))});
+  const NodeIndex middle = sim.cloth().index(3, 3);
+  const Vec3 start = sim.cloth().x[middle];
+  while (sim.time() < seconds) sim.step();
+  return sim.cloth().x[middle].x - start.x;
+}
+
+}  // namespace
+
+TEST_CASE("simulation: friction holds cloth on an incline with tan(angle) < mu and lets it slide beyond") {
+  for (Integrator integrator : kAll) {
+    INFO(name(integrator));
+    CHECK(std::abs(slideOnIncline(integrator, 20, 0.5, 1.0)) < 0.002);  // tan 20 deg = 0.36 < 0.5
+    // tan 35 deg = 0.70 > 0.5: it slides with a = g (sin - mu cos) = 1.6 m/s^2, 0.8 m in 1 s.
+    const Real slide = slideOnIncline(integrator, 35, 0.5, 1.0);
+    CHECK(slide > 0.4);
+    CHECK(slide < 1.0);
+    CHECK(slideOnIncline(integrator, 20, 0.3, 1.0) > 0.05);  // tan 20 deg > 0.3: slides
+  }
+}
+
+TEST_CASE("simulation: the ball scene's cloth rests on the ball for 10 s and never goes through it") {
+  Simulation sim = instantiate(*findScene("ball"));
+  ContactAudit audit;
+  ContactFailures worst;
+  while (sim.time() < 10) {
+    sim.step();
+    const ContactFailures now = audit.measure(sim.cloth(), sim.colliders());
+    worst.selfIntersections = std::max(worst.selfIntersections, now.selfIntersections);
+    worst.colliderPenetrations = std::max(worst.colliderPenetrations, now.colliderPenetrations);
+  }
+  const Real lowest = boundsOf(sim.cloth().x).lo.y;
+  CHECK(lowest > 0.15);  // on the ball (top at 0.9 m), not on the floor
+  CHECK(worst.colliderPenetrations == 0);
+  CHECK(worst.selfIntersections == 0);
+}
+
+TEST_CASE("simulation: a node dragged down through the table stops on it, and no table edge cuts the cloth") {
+  Simulation sim = instantiate(*findScene("drape"));
+  std::string error;
+  DragScript drag({*parseDrag("15,15,0,0.3,0,1.5,2.5", error)});  // 0.5 m below the top, fast
+  const NodeIndex node = sim.cloth().index(15, 15);
+  ContactAudit audit;
+  int worst = 0;
+  Real lowestDragged = 10;
+  while (sim.time() < 4) {
+    drag.apply(sim);
+    sim.step();
+    worst = std::max(worst, audit.measure(sim.cloth(), sim.colliders()).colliderPenetrations);
+    lowestDragged = std::min(lowestDragged, sim.cloth().x[node].y);
+  }
+  const Real top = colliderBounds(sim.colliders()[0], 0).hi.y;
+  CHECK(worst == 0);
+  CHECK(lowestDragged > top);  // the mouse pulls; the table wins
+  CHECK(sim.cloth().x[node].y > top);
+}
+
+TEST_CASE("simulation: cloth dropped on a box keeps the box's corners and edges out of it") {
+  GridSpec spec = GridSpec::fromSpacing(24, 24, 0.04);
+  spec.orientation = Orientation::Horizontal;
+  spec.origin = Vec3(-0.46, 0.6, -0.46);
+  SimParams p;
+  p.solver.integrator = Integrator::ImplicitCG;
+  p.solver.h = 1.0 / 60;
+  Simulation sim(
+      buildGrid(spec, 0.004), p,
+      {Collider::box(Vec3(0.013, 0.2, 0.017), Vec3(0.2)), Collider::plane(Vec3(0), Vec3(0, 1, 0))});
+  ContactAudit audit;
+  int worst = 0;
+  while (sim.time() < 3) {
+    sim.step();
+    worst = std::max(worst, audit.measure(sim.cloth(), sim.colliders()).colliderPenetrations);
+  }
+  CHECK(worst == 0);
+  CHECK(sim.lastStep().featureContacts > 0);  // the box's edges hold the cloth where it bends over them
 }

@@ -3,8 +3,8 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/grid.h"
-#include "cloth/sim/scenes.h"
-#include "cloth/sim/stats.h"
+#include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/scenes/stats.h"
 #include "cloth/sim/tethers.h"
 
 using namespace cloth::sim;

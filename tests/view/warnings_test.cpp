@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "cloth/sim/approx_implicit.h"
-#include "cloth/sim/scenes.h"
+#include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/solve/approx_implicit.h"
 #include "cloth/view/warnings.h"
 
 using namespace cloth;

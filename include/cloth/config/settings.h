@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "cloth/detail/detail_settings.h"
-#include "cloth/sim/scenes.h"
+#include "cloth/sim/scenes/scenes.h"
 
 namespace cloth::config {
 

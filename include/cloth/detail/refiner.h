@@ -15,7 +15,7 @@
 #include "cloth/detail/hadap_wrinkles.h"
 #include "cloth/detail/surface_mesh.h"
 #include "cloth/sim/cloth.h"
-#include "cloth/sim/collider.h"
+#include "cloth/sim/collision/collider.h"
 
 namespace cloth::detail {
 

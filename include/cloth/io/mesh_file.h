@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "cloth/config/status.h"
-#include "cloth/sim/collision_mesh.h"
+#include "cloth/sim/collision/collision_mesh.h"
 
 namespace cloth::io {
 

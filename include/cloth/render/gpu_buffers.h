@@ -11,7 +11,7 @@
 
 #include "cloth/detail/surface_mesh.h"
 #include "cloth/render/gl.h"
-#include "cloth/sim/collision_mesh.h"
+#include "cloth/sim/collision/collision_mesh.h"
 
 namespace cloth::render {
 

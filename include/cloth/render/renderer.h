@@ -20,7 +20,7 @@
 #include "cloth/render/shader.h"
 #include "cloth/render/textures.h"
 #include "cloth/sim/cloth.h"
-#include "cloth/sim/collider.h"
+#include "cloth/sim/collision/collider.h"
 
 namespace cloth::render {
 

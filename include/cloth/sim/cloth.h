@@ -65,6 +65,9 @@ struct Cloth {
     return std::span<const Spring>(springs).subspan(range(f).begin, range(f).size());
   }
   bool isFree(NodeIndex n) const { return kind[static_cast<std::size_t>(n)] == NodeKind::Free; }
+  /// Whether the node meets colliders: every node but a pinned one. A dragged node does too, so the
+  /// mouse pulls the cloth against an obstacle, never through it.
+  bool collides(NodeIndex n) const { return kind[static_cast<std::size_t>(n)] != NodeKind::Pinned; }
 };
 
 /// Rest length of the structural springs (m): the key spacing of a grid cloth; 0 without springs.

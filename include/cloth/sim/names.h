@@ -5,7 +5,7 @@
 #include <span>
 #include <string_view>
 
-#include "cloth/sim/collider.h"
+#include "cloth/sim/collision/collider.h"
 #include "cloth/sim/settings.h"
 
 namespace cloth::sim {

@@ -6,17 +6,18 @@
 #include <string>
 #include <vector>
 
-#include "cloth/sim/aabb_tree.h"
-#include "cloth/sim/approx_implicit.h"
 #include "cloth/sim/cloth.h"
-#include "cloth/sim/collider.h"
+#include "cloth/sim/collision/aabb_tree.h"
+#include "cloth/sim/collision/collider.h"
+#include "cloth/sim/collision/feature_contacts.h"
+#include "cloth/sim/collision/self_collision.h"
 #include "cloth/sim/forces.h"
-#include "cloth/sim/implicit_cg.h"
 #include "cloth/sim/kinematics.h"
 #include "cloth/sim/provot.h"
-#include "cloth/sim/self_collision.h"
 #include "cloth/sim/settings.h"
-#include "cloth/sim/spring_graph.h"
+#include "cloth/sim/solve/approx_implicit.h"
+#include "cloth/sim/solve/implicit_cg.h"
+#include "cloth/sim/solve/spring_graph.h"
 #include "cloth/sim/tethers.h"
 
 namespace cloth::sim {
@@ -31,8 +32,9 @@ struct StepReport {
   double solverResidual = 0;  ///< relative residual of the last multigrid solve
   int colliderContacts = 0;
   int selfContacts = 0;
-  int recoveries = 0;   ///< sub-steps the guard undid (non-finite or runaway state)
-  std::string refused;  ///< why the step did not run (invalid parameters), else empty
+  int featureContacts = 0;  ///< collider corners and edges against cloth triangles and edges
+  int recoveries = 0;       ///< sub-steps the guard undid (non-finite or runaway state)
+  std::string refused;      ///< why the step did not run (invalid parameters), else empty
 };
 
 /// Result of picking the cloth with a ray.
@@ -91,8 +93,13 @@ class Simulation {
   void syncMass();
   void integrate(Real h);
   void limitStretch(Real h);
-  int collide();
+  enum class Friction { On, Off };
+  int collide(Friction friction);
   int collideWithMesh(const Collider& collider);
+  int collideWithShape(const Collider& collider);
+  int collideWithFeatures();
+  bool respond(NodeIndex node, const SurfacePoint& s);
+  void placeFeatures();
   void refitTree(Real margin);
 
   Cloth cloth_;
@@ -104,12 +111,17 @@ class Simulation {
   Real appliedMassPerNode_ = -1;
   StepReport report_;
   long long recoveries_ = 0;
-  bool struggling_ = false;  ///< the last sub-step failed even in smaller pieces
+  bool struggling_ = false;
+  Friction friction_ =
+      Friction::On;  ///< of the collision pass running  ///< the last sub-step failed even in smaller pieces
 
   // Per-step scratch, sized once.
   std::vector<Vec3> force_, xStart_, vStart_, xBeforeLimit_;
-  std::vector<Vec3> contactNormal_;  ///< per node: normal of the collider it rests on, 0 if none
-  std::vector<Vec3> safeX_, safeV_;  ///< the guard's copy of the state before a failed sub-step
+  std::vector<Vec3> contactNormal_;         ///< per node: normal of the collider it rests on, 0 if none
+  std::vector<Vec3> safeX_, safeV_;         ///< the guard's copy of the state before a failed sub-step
+  std::vector<ColliderFeatures> features_;  ///< per collider, its sharp corners and edges
+  ClothEdges clothEdges_;
+  FeatureScratch featureScratch_;
   std::vector<NodeIndex> candidates_;
   std::vector<std::uint32_t> visitStamp_;
   std::uint32_t stamp_ = 0;

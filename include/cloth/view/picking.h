@@ -9,7 +9,7 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
-#include "cloth/sim/aabb.h"
+#include "cloth/sim/collision/aabb.h"
 #include "cloth/view/orbit_camera.h"
 
 namespace cloth::view {

@@ -6,7 +6,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "cloth/sim/scenes.h"
+#include "cloth/sim/scenes/scenes.h"
 #include "cloth/view/orbit_camera.h"
 
 namespace cloth::view {

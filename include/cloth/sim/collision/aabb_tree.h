@@ -1,0 +1,72 @@
+#pragma once
+// Bounding volume hierarchy of axis-aligned boxes over the cloth's triangles (Huang §5).
+// Built once for the topology, refit bottom-up every step; serves the cloth-collider broad phase,
+// self-collision and mouse picking.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "cloth/sim/cloth.h"
+#include "cloth/sim/collision/aabb.h"
+
+namespace cloth::sim {
+
+/// Closest ray hit on a triangle.
+struct RayHit {
+  int triangle = -1;
+  Real t = 0;           ///< ray parameter of the hit
+  Vec3 barycentric{0};  ///< weights of the triangle's vertices v[0], v[1], v[2]
+  Vec3 point{0};
+};
+
+class AabbTree {
+ public:
+  /// Builds the hierarchy for `triangles` at positions x (median split along the widest axis).
+  void build(std::span<const Vec3> x, std::span<const Triangle> triangles);
+
+  /// Recomputes every box from positions x (of the triangles given to build), each leaf box inflated
+  /// by `margin` (m).
+  void refit(std::span<const Vec3> x, Real margin = 0);
+
+  /// Appends to `out` the index of every triangle whose box, inflated by the refit margin, overlaps
+  /// `box`. x and triangles must be those of the last refit.
+  void overlapping(const Aabb& box, std::span<const Vec3> x, std::span<const Triangle> triangles,
+                   std::vector<int>& out) const;
+
+  /// Appends to `out` every vertex (of the triangles given to build) that lies in `box`, at the
+  /// positions x of the last refit; a vertex shared by several leaves can appear more than once.
+  void verticesIn(const Aabb& box, std::span<const Vec3> x, std::vector<NodeIndex>& out) const;
+
+  /// Closest intersection of the ray with the triangles, if any, with t in [0, tMax].
+  std::optional<RayHit> raycast(const Ray& ray, std::span<const Vec3> x, std::span<const Triangle> triangles,
+                                Real tMax = std::numeric_limits<Real>::infinity()) const;
+
+  bool empty() const { return nodes_.empty(); }
+  const Aabb& rootBox() const { return nodes_.front().box; }
+
+ private:
+  struct Node {
+    Aabb box;
+    std::int32_t left = -1;  ///< child indices, -1 for a leaf
+    std::int32_t right = -1;
+    std::int32_t first = 0;  ///< leaf: range in order_
+    std::int32_t count = 0;
+    std::int32_t leaf = -1;  ///< leaf number (index into leafVertexStart_)
+  };
+  template <class Enter, class Leaf>
+  void visitLeaves(Enter enter, Leaf leaf) const;
+  std::int32_t buildRange(std::span<const Vec3> centroids, int first, int count);
+
+  std::vector<Node> nodes_;  ///< parents before children
+  std::vector<int> order_;   ///< triangle indices, grouped by leaf
+  /// The distinct vertices of each leaf's triangles (refit reads each once), as ranges over
+  /// leafVertices_ indexed by leaf number.
+  std::vector<std::uint32_t> leafVertexStart_;
+  std::vector<NodeIndex> leafVertices_;
+  void collectLeafVertices(std::span<const Triangle> triangles);
+  Real margin_ = 0;  ///< of the last refit
+};
+
+}  // namespace cloth::sim

@@ -1,0 +1,82 @@
+#pragma once
+// Rigid colliders and their contact response (Huang §5): push out along the normal, cancel the
+// inward velocity, Coulomb friction on the rest. Spheres, planes and boxes are analytic; a mesh
+// collider is any static triangle mesh (collision_mesh.h), placed in the scene by MeshPlacement.
+
+#include <memory>
+#include <optional>
+#include <span>
+
+#include "cloth/sim/collision/aabb.h"
+#include "cloth/sim/collision/collision_mesh.h"
+#include "cloth/sim/settings.h"
+
+namespace cloth::sim {
+
+enum class ColliderShape { Sphere, Plane, Box, Mesh };
+
+/// A static rigid obstacle. Which fields matter depends on the shape.
+struct Collider {
+  ColliderShape shape = ColliderShape::Sphere;
+  Vec3 center{0};                             ///< sphere or box centre, or a point on the plane (m)
+  Real radius = 0.25;                         ///< sphere radius (m)
+  Vec3 normal{0, 1, 0};                       ///< plane normal, unit length
+  Vec3 halfExtents{0.25};                     ///< box half sizes along x, y, z (m)
+  std::shared_ptr<const CollisionMesh> mesh;  ///< the mesh (shared: colliders are copied freely)
+  MeshPlacement placement;                    ///< where the mesh is (placeMesh sets it)
+
+  static Collider sphere(const Vec3& center, Real radius);
+  static Collider plane(const Vec3& point, const Vec3& normal);
+  static Collider box(const Vec3& center, const Vec3& halfExtents);
+  static Collider meshOf(std::shared_ptr<const CollisionMesh> mesh);
+};
+
+/// Where a mesh goes by the collision settings: with `meshFit`, scaled so its largest side is
+/// kFittedMeshSize and set on the ground (lowest point at y = 0) about the vertical axis; then
+/// scaled by `meshScale` and moved by `meshOffset`. Without it, its own coordinates are metres.
+inline constexpr Real kFittedMeshSize = 0.8;  // m: fits under the scenes' 1 m cloths
+MeshPlacement meshPlacement(const CollisionMesh& mesh, const CollisionSettings& settings);
+
+/// Sets the placement of every mesh collider from the settings.
+void placeMeshes(std::span<Collider> colliders, const CollisionSettings& settings);
+
+/// Signed distance (m, negative inside) of a point to a collider's surface and the outward normal there.
+struct SurfacePoint {
+  Real distance = 0;
+  Vec3 normal{0, 1, 0};
+};
+
+/// For a mesh, within `reach` of its surface (sign by pseudo-normal); beyond it the distance is
+/// +infinity.
+SurfacePoint closestSurface(const Collider& c, const Vec3& p, Real reach = 1.0);
+
+/// Contact of a node with a mesh collider, for resolveContact: the node moved from `from` to `to`
+/// in this step. If that motion crossed the surface (a fast node would tunnel), the crossing, with
+/// the normal facing where it came from; else, within `reach` of the surface, the distance and the
+/// direction away from it, on the side it came from. Nullopt when neither.
+std::optional<SurfacePoint> meshContact(const Collider& c, const Vec3& from, const Vec3& to, Real reach);
+
+/// Moves every point closer than `clearance` to a collider's surface (or inside it, down to `reach`
+/// deep) out to `clearance`: for a render surface refined from key nodes that only the key nodes
+/// kept outside. Returns how many points moved; `deepest` receives the smallest signed distance
+/// found before moving (m), if any point was within reach.
+int pushOutside(std::span<const Collider> colliders, Real clearance, Real reach, std::span<glm::vec3> points,
+                Real* deepest = nullptr);
+
+/// Box that holds every point within `margin` of the collider's solid (unbounded for tilted planes).
+Aabb colliderBounds(const Collider& c, Real margin);
+
+/// If p lies closer than `thickness` to the surface: moves it out along the normal to `thickness`,
+/// removes the inward normal velocity and applies Coulomb friction (coefficient mu) to the tangential
+/// velocity. Returns whether there was a contact.
+bool resolveContact(const SurfacePoint& s, Real thickness, Real mu, Vec3& x, Vec3& v);
+
+/// Coulomb friction on a step's motion, at the position level (Macklin et al. 2014, "Unified particle
+/// physics for real-time applications", eq. 24-25): a node pushed `depth` (m) out along `normal` may
+/// slide along the surface by at most mu * depth in this step. Less than that and it sticks (static
+/// friction: back to where the step started, along the surface, and no sliding velocity); more and it
+/// loses mu * depth of its slide and the same share of its sliding velocity (kinetic). A velocity-only
+/// rule would let a large step's forces slide a node by h^2 F / m every step, however large mu.
+void applyFriction(const Vec3& normal, Real depth, Real mu, const Vec3& xStart, Vec3& x, Vec3& v);
+
+}  // namespace cloth::sim

@@ -1,0 +1,94 @@
+#pragma once
+// A static triangle mesh the cloth collides with: the mesh, its own AABB tree (Huang §5), and the
+// queries contacts need: the closest point within a distance, the first crossing of a segment
+// (a node's motion in one step, so fast nodes cannot tunnel), and the signed distance by
+// angle-weighted pseudo-normals (Baerentzen and Aanaes 2005), which is exact for a closed manifold.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cloth/sim/cloth.h"
+#include "cloth/sim/collision/aabb.h"
+#include "cloth/sim/collision/aabb_tree.h"
+
+namespace cloth::sim {
+
+struct TriangleMesh {
+  std::vector<Vec3> vertices;
+  std::vector<Triangle> triangles;  ///< counter-clockwise seen from outside
+};
+
+/// More triangles than this are refused: a collider that size would cost more than the cloth.
+inline constexpr std::size_t kMaxMeshTriangles = 1'000'000;
+
+/// Why the mesh cannot be a collider, or an empty string: no triangles, an index out of range, a
+/// coordinate that is not finite, more than kMaxMeshTriangles triangles, or a non-manifold edge (one
+/// shared by more than two triangles, where inside and outside are not defined). Open meshes (edges
+/// with one triangle) are allowed.
+std::string meshProblem(const TriangleMesh& mesh);
+
+/// The mesh with vertices at the same position merged into one (files often repeat a vertex per
+/// face for its normals or texture coordinates), so that neighbouring triangles share their edges.
+TriangleMesh welded(const TriangleMesh& mesh);
+
+/// Where a mesh vertex v lies in the world: origin + scale v (m).
+struct MeshPlacement {
+  Vec3 origin{0};
+  Real scale = 1;
+  Vec3 apply(const Vec3& v) const { return origin + scale * v; }
+  Vec3 unapply(const Vec3& p) const { return (p - origin) / scale; }
+};
+
+/// A point on the mesh (mesh coordinates).
+struct MeshPoint {
+  Vec3 point{0};
+  Vec3 normal{0, 1, 0};  ///< unit: the triangle's normal (crossings) or the pseudo-normal (closest)
+  Real distance = 0;     ///< from the query point; for crossings the segment parameter in [0, 1]
+  int triangle = -1;
+  bool onBoundary = false;  ///< closest: on an edge with one triangle (or its end), where an open mesh
+                            ///< has no inside: the side is unknown
+};
+
+class CollisionMesh {
+ public:
+  /// Builds the tree and the pseudo-normals. The mesh must pass meshProblem(); degenerate
+  /// (zero-area) triangles are dropped.
+  explicit CollisionMesh(TriangleMesh mesh);
+
+  const TriangleMesh& mesh() const { return mesh_; }
+  const Aabb& bounds() const { return bounds_; }
+  /// Vertex normals (angle-weighted, unit), for drawing.
+  const std::vector<Vec3>& vertexNormals() const { return vertexNormal_; }
+
+  /// The closest point of the mesh to p no farther than maxDistance, with the pseudo-normal of the
+  /// face, edge or vertex it lies on.
+  std::optional<MeshPoint> closest(const Vec3& p, Real maxDistance) const;
+  /// The first triangle the segment a -> b crosses.
+  std::optional<MeshPoint> firstCrossing(const Vec3& a, const Vec3& b) const;
+  /// What a node that moved from a to b meets, from one walk of the tree: the first crossing if
+  /// the segment crosses the surface (`crossed` set), else the closest point to b within `reach`.
+  std::optional<MeshPoint> contact(const Vec3& a, const Vec3& b, Real reach, bool& crossed) const;
+  /// Distance to the surface, negative inside (pseudo-normal sign; positive where the closest point
+  /// is on the rim of an open mesh); +infinity beyond maxDistance.
+  Real signedDistance(const Vec3& p, Real maxDistance) const;
+
+ private:
+  /// The pseudo-normal at barycentric point `bary` of the triangle, and whether that point lies on
+  /// the mesh's boundary.
+  Vec3 pseudoNormal(int triangle, const Vec3& bary, bool& onBoundary) const;
+  /// The point of `triangle` closest to p, if its squared distance is at most `best2` (then lowered).
+  std::optional<MeshPoint> closerOnTriangle(int triangle, const Vec3& p, Real& best2) const;
+
+  TriangleMesh mesh_;
+  AabbTree tree_;
+  Aabb bounds_;
+  std::vector<Vec3> faceNormal_;    ///< per triangle, unit
+  std::vector<Vec3> vertexNormal_;  ///< per vertex, angle-weighted, unit
+  std::vector<Vec3> edgeNormal_;    ///< per triangle edge (3 t + k: edge from v[k] to v[k+1]), unit
+  std::vector<bool> boundaryEdge_;  ///< per triangle edge: used by this triangle only
+  std::vector<bool> boundaryVertex_;
+  mutable std::vector<int> candidates_;  ///< query scratch (queries run on one thread)
+};
+
+}  // namespace cloth::sim

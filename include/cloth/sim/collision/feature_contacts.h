@@ -1,0 +1,72 @@
+#pragma once
+// Contacts of a collider's sharp features with the cloth's triangles and edges: a collider vertex
+// against a cloth triangle and a collider edge against a cloth edge (Bridson, Fedkiw and Anderson
+// 2002, "Robust treatment of collisions, contact and friction for cloth animation", §6: the
+// point-triangle and edge-edge proximity tests, and the repulsion spread over the cloth's nodes by
+// barycentric weights). Node-against-face contacts (collider.h) keep the key nodes out; these keep a
+// table edge, a box corner or a spider's leg from coming through between key nodes.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "cloth/sim/cloth.h"
+#include "cloth/sim/collision/aabb_tree.h"
+#include "cloth/sim/collision/collider.h"
+#include "cloth/sim/collision/intersections.h"
+
+namespace cloth::sim {
+
+/// Surfaces that bend outward by more than this at an edge (rad) have a sharp edge there.
+inline constexpr Real kSharpAngle = 0.35;  // 20 degrees
+
+/// A collider's sharp (convex) vertices and edges, with outward unit normals, in the collider's own
+/// coordinates (a mesh's, before its placement). Smooth shapes (sphere, plane) have none.
+struct ColliderFeatures {
+  std::vector<Vec3> vertices;
+  std::vector<Vec3> vertexNormals;
+  std::vector<Segment> edges;
+  std::vector<Vec3> edgeNormals;
+
+  bool empty() const { return vertices.empty() && edges.empty(); }
+};
+
+/// The sharp features of a collider: a box's 8 corners and 12 edges; a mesh's edges whose two faces
+/// meet at a convex angle over kSharpAngle, its open rims, and their end vertices.
+ColliderFeatures sharpFeatures(const Collider& collider);
+
+/// The cloth's triangle edges, each once, and the three edges of every triangle.
+struct ClothEdges {
+  std::vector<std::array<NodeIndex, 2>> nodes;
+  std::vector<std::array<int, 3>> ofTriangle;
+};
+ClothEdges clothEdges(const Cloth& cloth);
+
+/// Contact settings of feature contacts.
+struct FeatureContactSettings {
+  Real thickness = 0.005;  ///< m: the gap kept between the cloth and a feature
+  Real friction = 0.3;     ///< Coulomb coefficient
+  Real reach = 0.02;       ///< m: deepest a feature may be through the cloth and still be pushed out
+};
+
+/// Scratch of resolveFeatureContacts, reused between calls.
+struct FeatureScratch {
+  std::vector<int> triangles;
+  std::vector<std::uint32_t> edgeStamp;
+  std::uint32_t stamp = 0;
+};
+
+/// Pushes the cloth off every feature closer than the thickness (or through it, within reach), on
+/// the feature's outward side: moves the cloth's contact point out along the normal, spread over its
+/// non-pinned nodes, removes the approach velocity and applies Coulomb friction. A feature through the
+/// cloth is pushed back only if it came through in this step (the cloth was outside at `xStart`, the
+/// positions at the step's start), so cloth on both sides of a thin part is not pulled across. `tree`
+/// must have been refit at cloth.x. Every node it moves gets the contact's normal in `contactNormal`
+/// (#nodes; added to one already there), for stretch limiting. Returns the number of contacts.
+int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
+                           const ColliderFeatures& features, const ClothEdges& edges, const AabbTree& tree,
+                           const FeatureContactSettings& s, FeatureScratch& scratch,
+                           std::span<Vec3> contactNormal);
+
+}  // namespace cloth::sim

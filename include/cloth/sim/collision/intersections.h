@@ -1,0 +1,58 @@
+#pragma once
+// Measurements of contact failures, for statistics and tests: cloth triangles that pass through each
+// other, and cloth that passes through a collider. They count what a viewer would show as cloth
+// poking through, so a test can demand zero.
+
+#include <span>
+#include <vector>
+
+#include "cloth/sim/cloth.h"
+#include "cloth/sim/collision/aabb_tree.h"
+#include "cloth/sim/collision/collider.h"
+
+namespace cloth::sim {
+
+/// A straight segment from a to b (m).
+struct Segment {
+  Vec3 a{0};
+  Vec3 b{0};
+};
+
+/// How deep (m) a node must be inside a collider's surface to count as through it: below rounding,
+/// well below any contact thickness.
+inline constexpr Real kPenetrationTolerance = 1e-5;
+
+/// Whether the segment crosses the triangle (p0, p1, p2), ends included.
+bool crosses(const Segment& s, const Vec3& p0, const Vec3& p1, const Vec3& p2);
+
+/// Whether two triangles intersect: an edge of one crosses the other (non-coplanar triangles).
+bool trianglesIntersect(const Vec3 (&t)[3], const Vec3 (&u)[3]);
+
+/// Pairs of the cloth's triangles that intersect and share no node. `tree` must have been refit at
+/// cloth.x (any margin).
+int countSelfIntersections(const Cloth& cloth, const AabbTree& tree);
+
+/// The collider's edges in the world: a box's twelve, a mesh's (each once); none for smooth shapes.
+void colliderEdges(const Collider& collider, std::vector<Segment>& out);
+
+/// What is through the colliders: nodes (free or dragged) more than kPenetrationTolerance inside a
+/// collider, plus collider edges that pierce a cloth triangle. `tree` must have been refit at cloth.x.
+int countColliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders, const AabbTree& tree);
+
+struct ContactFailures {
+  int selfIntersections = 0;     ///< countSelfIntersections
+  int colliderPenetrations = 0;  ///< countColliderPenetrations
+};
+
+/// Both counts for a cloth at any moment, with a tree of its own (built for the first cloth measured,
+/// rebuilt when the triangle count changes).
+class ContactAudit {
+ public:
+  ContactFailures measure(const Cloth& cloth, std::span<const Collider> colliders);
+
+ private:
+  AabbTree tree_;
+  std::size_t builtFor_ = static_cast<std::size_t>(-1);
+};
+
+}  // namespace cloth::sim

@@ -1,0 +1,51 @@
+#pragma once
+// The test scenes of the papers by name: Kang Fig. 7 and 10, Huang Fig. 3-6, and a drape over a
+// mesh collider.
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cloth/sim/collision/collider.h"
+#include "cloth/sim/grid.h"
+#include "cloth/sim/kinematics.h"
+#include "cloth/sim/settings.h"
+#include "cloth/sim/simulation.h"
+
+namespace cloth::sim {
+
+/// Everything needed to start a simulation: cloth shape, parameters, obstacles and pinned nodes.
+struct Scene {
+  std::string name;
+  std::string description;
+  GridSpec grid;
+  SimParams params;
+  std::vector<Collider> colliders;
+  bool pinFirstColumn = false;  ///< pin every node of column i = 0 (the flag's pole)
+  std::vector<Vec2> pinnedAt;   ///< further pinned nodes, as (u, v) grid fractions in [0, 1]
+  PinMotion motion;             ///< scripted motion of the pinned nodes
+  Aabb view;                    ///< where the cloth goes in the scene's first seconds: what the camera frames
+};
+
+/// Names of all scenes, in presentation order.
+std::span<const std::string_view> sceneNames();
+
+/// The scene called `name`, or nullopt.
+std::optional<Scene> findScene(std::string_view name);
+
+/// Samples the scene's cloth at nu x nv key nodes. It stays the same cloth: a node stands for a
+/// different share of its area, so the per-node mass and the per-node air coefficients (K_D, K_L,
+/// k_wind) scale by the ratio of node counts, and the total mass and drag stay put. Spring
+/// stiffness is per spring and stays (a membrane's stretch stiffness does not depend on spacing).
+void resampleGrid(Scene& scene, int nu, int nv);
+
+/// Adds mesh colliders to the scene; in the drape scene they replace its table.
+void useColliderMeshes(Scene& scene, const std::vector<std::shared_ptr<const CollisionMesh>>& meshes);
+
+/// Builds the cloth of a scene (throws std::invalid_argument for an invalid grid) and its simulation.
+Simulation instantiate(const Scene& scene);
+
+}  // namespace cloth::sim

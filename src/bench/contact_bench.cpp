@@ -1,0 +1,102 @@
+#include "contact_bench.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+
+#include "cloth/io/mesh_file.h"
+#include "cloth/sim/collision/intersections.h"
+#include "cloth/sim/drag_script.h"
+#include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/scenes/stats.h"
+
+namespace cloth::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Scenario {
+  std::string name;
+  sim::Scene scene;
+  std::vector<sim::ScriptedDrag> drags;
+  double seconds = 0;
+};
+
+sim::ScriptedDrag drag(int row, int col, sim::Vec3 target, double t0, double t1) {
+  return {row, col, target, t0, t1};
+}
+
+ContactRow run(const Scenario& s, bool quick) {
+  sim::Simulation simulation = sim::instantiate(s.scene);
+  sim::DragScript script(s.drags);
+  sim::ContactAudit audit;
+  ContactRow row{s.name};
+  row.tau = s.scene.params.material.tau;
+  row.seconds = quick ? s.seconds / 3 : s.seconds;
+  double stepSeconds = 0;
+  long long steps = 0;
+  while (simulation.time() < row.seconds) {
+    script.apply(simulation);
+    const auto start = Clock::now();
+    simulation.step();
+    stepSeconds += std::chrono::duration<double>(Clock::now() - start).count();
+    ++steps;
+    const sim::ContactFailures f = audit.measure(simulation.cloth(), simulation.colliders());
+    row.maxSelfIntersections = std::max(row.maxSelfIntersections, f.selfIntersections);
+    row.maxPenetrations = std::max(row.maxPenetrations, f.colliderPenetrations);
+    row.peakStrain =
+        std::max(row.peakStrain, sim::maxStrain(simulation.cloth(), sim::SpringFamily::Structural));
+  }
+  row.msPerStep = steps > 0 ? 1e3 * stepSeconds / static_cast<double>(steps) : 0;
+  return row;
+}
+
+// The drape cloth on a mesh from Debian's assimp-testmodels, or nullopt if it is not installed.
+std::optional<sim::Scene> drapeOn(const std::filesystem::path& file) {
+  std::shared_ptr<const sim::CollisionMesh> mesh;
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec) || !io::loadCollisionMesh(file, mesh)) return std::nullopt;
+  sim::Scene scene = *sim::findScene("drape");
+  sim::useColliderMeshes(scene, {mesh});
+  return scene;
+}
+
+sim::Scene clothOverBox() {
+  sim::Scene scene = *sim::findScene("free-fall");
+  scene.grid = sim::GridSpec::fromSpacing(64, 64, 1.0 / 63);
+  scene.grid.orientation = sim::Orientation::Horizontal;
+  scene.grid.origin = sim::Vec3(-0.5, 0.8, -0.5);
+  scene.colliders.insert(scene.colliders.begin(), sim::Collider::box(sim::Vec3(0, 0.25, 0), sim::Vec3(0.25)));
+  return scene;
+}
+
+}  // namespace
+
+std::vector<ContactRow> contactRows(bool quick) {
+  const std::filesystem::path models = "/usr/share/assimp/models";
+  std::vector<Scenario> scenarios = {
+      {"drape 30^2: node (15,15) dragged 0.5 m down into the table top, t 1.5-2.5 s",
+       *sim::findScene("drape"),
+       {drag(15, 15, sim::Vec3(0, 0.3, 0), 1.5, 2.5)},
+       4},
+      {"ball 20^2: the scene's defaults", *sim::findScene("ball"), {}, 10},
+      {"free fall 20^2, crumpled: a corner dragged across the floor, t 1-2 s",
+       *sim::findScene("free-fall"),
+       {drag(0, 0, sim::Vec3(0.4, 0.05, 0.4), 1, 2)},
+       4},
+      {"64^2 cloth dropped over a 0.5 m box", clothOverBox(), {}, 3},
+  };
+  std::vector<ContactRow> rows;
+  for (const Scenario& s : scenarios) rows.push_back(run(s, quick));
+  for (const char* file : {"STL/Spider_binary.stl", "OBJ/WusonOBJ.obj", "STL/sphereWithHole.stl"}) {
+    const std::string name = std::string("drape 30^2 on ") + file;
+    if (auto scene = drapeOn(models / file))
+      rows.push_back(run({name, *scene, {}, 6}, quick));
+    else
+      rows.push_back(ContactRow{name + " (not installed)", false});
+  }
+  return rows;
+}
+
+}  // namespace cloth::bench

@@ -1,0 +1,25 @@
+#pragma once
+// The "contacts" section of clothbench: what a user does to the cloth (drag it into the table, let it
+// lie on the ball, drop it on packaged meshes, crumple it on the floor, lay it over a box), measured
+// after every step: intersections of the cloth with itself and with the colliders, peak strain, cost.
+
+#include <string>
+#include <vector>
+
+namespace cloth::bench {
+
+struct ContactRow {
+  std::string scenario;
+  bool available = true;         ///< false when a packaged mesh is not installed
+  int maxSelfIntersections = 0;  ///< pairs of key triangles through each other, worst step
+  int maxPenetrations = 0;       ///< nodes in or collider edges through the cloth, worst step
+  double peakStrain = 0;         ///< largest structural l / L - 1 over the run
+  double tau = 0;                ///< the scene's Provot limit
+  double msPerStep = 0;          ///< mean, simulation only (the measurements excluded)
+  double seconds = 0;            ///< simulated
+};
+
+/// Every scenario, in order; `quick` runs each for a third of its time.
+std::vector<ContactRow> contactRows(bool quick);
+
+}  // namespace cloth::bench

@@ -1,0 +1,189 @@
+#include "cloth/sim/collision/collider.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
+
+namespace cloth::sim {
+namespace {
+
+SurfacePoint sphereSurface(const Collider& c, const Vec3& p) {
+  const Vec3 d = p - c.center;
+  const Real len = glm::length(d);
+  const Vec3 n = len > 0 ? d / len : Vec3(0, 1, 0);
+  return {len - c.radius, n};
+}
+
+SurfacePoint boxSurface(const Collider& c, const Vec3& p) {
+  const Vec3 local = p - c.center;
+  const Vec3 q = glm::abs(local) - c.halfExtents;
+  const Vec3 outside = glm::max(q, Vec3(0));
+  const Real outLen = glm::length(outside);
+  if (outLen > 0) return {outLen, glm::sign(local) * outside / outLen};
+  int axis = 0;  // inside: leave through the nearest face
+  if (q.y > q[axis]) axis = 1;
+  if (q.z > q[axis]) axis = 2;
+  Vec3 n(0);
+  n[axis] = local[axis] >= 0 ? 1 : -1;
+  return {q[axis], n};
+}
+
+}  // namespace
+
+Collider Collider::sphere(const Vec3& center, Real radius) {
+  Collider c;
+  c.shape = ColliderShape::Sphere;
+  c.center = center;
+  c.radius = radius;
+  return c;
+}
+
+Collider Collider::plane(const Vec3& point, const Vec3& normal) {
+  Collider c;
+  c.shape = ColliderShape::Plane;
+  c.center = point;
+  c.normal = glm::normalize(normal);
+  return c;
+}
+
+Collider Collider::meshOf(std::shared_ptr<const CollisionMesh> mesh) {
+  Collider c;
+  c.shape = ColliderShape::Mesh;
+  c.mesh = std::move(mesh);
+  return c;
+}
+
+MeshPlacement meshPlacement(const CollisionMesh& mesh, const CollisionSettings& s) {
+  MeshPlacement fit;  // identity
+  const Aabb& b = mesh.bounds();
+  const Vec3 e = b.extent();
+  const Real largest = std::max({e.x, e.y, e.z});
+  if (s.meshFit && largest > 0) {
+    fit.scale = kFittedMeshSize / largest;
+    fit.origin = -fit.scale * Vec3(b.center().x, b.lo.y, b.center().z);
+  }
+  return {s.meshOffset + s.meshScale * fit.origin, s.meshScale * fit.scale};
+}
+
+void placeMeshes(std::span<Collider> colliders, const CollisionSettings& settings) {
+  for (Collider& c : colliders)
+    if (c.shape == ColliderShape::Mesh && c.mesh) c.placement = meshPlacement(*c.mesh, settings);
+}
+
+Collider Collider::box(const Vec3& center, const Vec3& halfExtents) {
+  Collider c;
+  c.shape = ColliderShape::Box;
+  c.center = center;
+  c.halfExtents = halfExtents;
+  return c;
+}
+
+SurfacePoint closestSurface(const Collider& c, const Vec3& p, Real reach) {
+  switch (c.shape) {
+    case ColliderShape::Mesh: {
+      const MeshPlacement& m = c.placement;
+      const auto q = c.mesh->closest(m.unapply(p), reach / m.scale);
+      if (!q) return {std::numeric_limits<Real>::infinity(), Vec3(0, 1, 0)};
+      const Vec3 away = m.unapply(p) - q->point;
+      const Real side = !q->onBoundary && glm::dot(away, q->normal) < 0 ? -1 : 1;
+      // On the rim of an open mesh there is no inside: away from the surface is away from the point.
+      const Vec3 normal = q->onBoundary && q->distance > 0 ? away / q->distance : q->normal;
+      return {side * q->distance * m.scale, normal};
+    }
+    case ColliderShape::Sphere:
+      return sphereSurface(c, p);
+    case ColliderShape::Plane:
+      return {glm::dot(p - c.center, c.normal), c.normal};
+    case ColliderShape::Box:
+      return boxSurface(c, p);
+  }
+  return {};
+}
+
+Aabb colliderBounds(const Collider& c, Real margin) {
+  switch (c.shape) {
+    case ColliderShape::Sphere:
+      return Aabb{c.center - Vec3(c.radius), c.center + Vec3(c.radius)}.inflated(margin);
+    case ColliderShape::Box:
+      return Aabb{c.center - c.halfExtents, c.center + c.halfExtents}.inflated(margin);
+    case ColliderShape::Mesh: {
+      const Aabb& b = c.mesh->bounds();
+      return Aabb{c.placement.apply(b.lo), c.placement.apply(b.hi)}.inflated(margin);
+    }
+    case ColliderShape::Plane: {
+      Aabb b = Aabb::everything();
+      for (int a = 0; a < 3; ++a) {  // an axis-aligned plane bounds one side of one axis
+        if (std::abs(c.normal[a]) < 1 - 1e-12) continue;
+        if (c.normal[a] > 0)
+          b.hi[a] = c.center[a] + margin;
+        else
+          b.lo[a] = c.center[a] - margin;
+      }
+      return b;
+    }
+  }
+  return Aabb::everything();
+}
+
+std::optional<SurfacePoint> meshContact(const Collider& c, const Vec3& from, const Vec3& to, Real reach) {
+  const MeshPlacement& m = c.placement;
+  const Vec3 a = m.unapply(from), b = m.unapply(to);
+  bool crossed = false;
+  const auto q = c.mesh->contact(a, b, reach / m.scale, crossed);
+  if (!q) return std::nullopt;
+  if (crossed)  // the node passed through the surface
+    return SurfacePoint{glm::dot(b - q->point, q->normal) * m.scale, q->normal};
+  // It did not cross, so it is on the side it came from: away from the surface is towards it.
+  const Vec3 away = q->distance > 0 ? (b - q->point) / q->distance : q->normal;
+  return SurfacePoint{q->distance * m.scale, away};
+}
+
+int pushOutside(std::span<const Collider> colliders, Real clearance, Real reach, std::span<glm::vec3> points,
+                Real* deepest) {
+  int moved = 0;
+  Real lowest = std::numeric_limits<Real>::infinity();
+  for (const Collider& c : colliders) {
+    const Aabb near = colliderBounds(c, reach);
+    for (glm::vec3& point : points) {
+      const Vec3 p(point);
+      if (!near.contains(p)) continue;
+      const SurfacePoint s = closestSurface(c, p, reach);
+      if (!std::isfinite(s.distance) || s.distance < -reach) continue;
+      lowest = std::min(lowest, s.distance);
+      if (s.distance >= clearance) continue;
+      point = glm::vec3(p + (clearance - s.distance) * s.normal);
+      ++moved;
+    }
+  }
+  if (deepest && std::isfinite(lowest)) *deepest = lowest;
+  return moved;
+}
+
+bool resolveContact(const SurfacePoint& s, Real thickness, Real mu, Vec3& x, Vec3& v) {
+  if (s.distance >= thickness) return false;
+  x += (thickness - s.distance) * s.normal;
+  const Real vn = glm::dot(v, s.normal);
+  if (vn >= 0) return true;  // already separating
+  Vec3 vt = v - vn * s.normal;
+  const Real vtLen = glm::length(vt);
+  const Real slowdown = mu * -vn;  // Coulomb: tangential speed lost is at most mu times the normal speed lost
+  vt = vtLen > slowdown ? vt * (1 - slowdown / vtLen) : Vec3(0);
+  v = vt;
+  return true;
+}
+
+void applyFriction(const Vec3& normal, Real depth, Real mu, const Vec3& xStart, Vec3& x, Vec3& v) {
+  if (!(depth > 0) || !(mu > 0)) return;
+  const Vec3 moved = x - xStart;
+  const Vec3 slide = moved - glm::dot(moved, normal) * normal;
+  const Real length = glm::length(slide);
+  if (length == 0) return;
+  const Real lost = length <= mu * depth ? 1 : mu * depth / length;  // share of the slide friction takes
+  x -= lost * slide;
+  v -= lost * (v - glm::dot(v, normal) * normal);
+}
+
+}  // namespace cloth::sim

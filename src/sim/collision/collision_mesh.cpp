@@ -1,0 +1,201 @@
+#include "cloth/sim/collision/collision_mesh.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include <glm/geometric.hpp>
+
+namespace cloth::sim {
+namespace {
+
+using Edge = std::pair<NodeIndex, NodeIndex>;
+
+Edge edgeKey(NodeIndex a, NodeIndex b) {
+  return a < b ? Edge{a, b} : Edge{b, a};
+}
+
+bool finite(const Vec3& p) {
+  return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
+}
+
+Vec3 unitOr(const Vec3& v, const Vec3& fallback) {
+  const Real len = glm::length(v);
+  return len > 0 && std::isfinite(len) ? v / len : fallback;
+}
+
+// Interior angle of the triangle at corner k.
+Real angleAt(const Vec3& corner, const Vec3& a, const Vec3& b) {
+  const Vec3 u = unitOr(a - corner, Vec3(0)), w = unitOr(b - corner, Vec3(0));
+  return std::acos(std::clamp(glm::dot(u, w), Real(-1), Real(1)));
+}
+
+TriangleMesh withoutDegenerateTriangles(TriangleMesh mesh) {
+  std::vector<Triangle> kept;
+  kept.reserve(mesh.triangles.size());
+  for (const Triangle& t : mesh.triangles) {
+    const Vec3 n = glm::cross(mesh.vertices[t.v[1]] - mesh.vertices[t.v[0]],
+                              mesh.vertices[t.v[2]] - mesh.vertices[t.v[0]]);
+    if (glm::dot(n, n) > 0) kept.push_back(t);
+  }
+  mesh.triangles = std::move(kept);
+  return mesh;
+}
+
+}  // namespace
+
+std::string meshProblem(const TriangleMesh& mesh) {
+  if (mesh.triangles.empty()) return "it has no triangles";
+  if (mesh.triangles.size() > kMaxMeshTriangles)
+    return "it has " + std::to_string(mesh.triangles.size()) + " triangles, more than the " +
+           std::to_string(kMaxMeshTriangles) + " a collider may have (simplify it first)";
+  for (const Vec3& p : mesh.vertices)
+    if (!finite(p)) return "a vertex coordinate is not a finite number";
+  std::map<Edge, int> uses;
+  for (const Triangle& t : mesh.triangles)
+    for (int k = 0; k < 3; ++k) {
+      if (t.v[k] < 0 || static_cast<std::size_t>(t.v[k]) >= mesh.vertices.size())
+        return "a triangle refers to a vertex that does not exist";
+      if (++uses[edgeKey(t.v[k], t.v[(k + 1) % 3])] > 2)
+        return "it is not manifold: an edge is shared by more than two triangles, so inside and outside "
+               "are not defined";
+    }
+  return {};
+}
+
+TriangleMesh welded(const TriangleMesh& mesh) {
+  TriangleMesh out;
+  std::map<std::array<Real, 3>, NodeIndex> index;
+  std::vector<NodeIndex> remap(mesh.vertices.size());
+  for (std::size_t i = 0; i < mesh.vertices.size(); ++i) {
+    const Vec3& p = mesh.vertices[i];
+    const auto [it, added] = index.try_emplace({p.x, p.y, p.z}, static_cast<NodeIndex>(out.vertices.size()));
+    if (added) out.vertices.push_back(p);
+    remap[i] = it->second;
+  }
+  out.triangles.reserve(mesh.triangles.size());
+  for (const Triangle& t : mesh.triangles) {
+    const Triangle w{{remap[t.v[0]], remap[t.v[1]], remap[t.v[2]]}};
+    if (w.v[0] != w.v[1] && w.v[1] != w.v[2] && w.v[2] != w.v[0]) out.triangles.push_back(w);
+  }
+  return out;
+}
+
+CollisionMesh::CollisionMesh(TriangleMesh mesh) : mesh_(withoutDegenerateTriangles(std::move(mesh))) {
+  const auto& x = mesh_.vertices;
+  bounds_ = boundsOf(x);
+  tree_.build(x, mesh_.triangles);
+  faceNormal_.resize(mesh_.triangles.size());
+  vertexNormal_.assign(x.size(), Vec3(0));
+  std::map<Edge, Vec3> edgeSum;
+  std::map<Edge, int> edgeUses;
+  for (std::size_t t = 0; t < mesh_.triangles.size(); ++t) {
+    const auto& v = mesh_.triangles[t].v;
+    faceNormal_[t] = unitOr(glm::cross(x[v[1]] - x[v[0]], x[v[2]] - x[v[0]]), Vec3(0, 1, 0));
+    for (int k = 0; k < 3; ++k) {
+      vertexNormal_[v[k]] += angleAt(x[v[k]], x[v[(k + 1) % 3]], x[v[(k + 2) % 3]]) * faceNormal_[t];
+      edgeSum[edgeKey(v[k], v[(k + 1) % 3])] += faceNormal_[t];
+      ++edgeUses[edgeKey(v[k], v[(k + 1) % 3])];
+    }
+  }
+  for (Vec3& n : vertexNormal_) n = unitOr(n, Vec3(0, 1, 0));
+  edgeNormal_.resize(3 * mesh_.triangles.size());
+  boundaryEdge_.assign(3 * mesh_.triangles.size(), false);
+  boundaryVertex_.assign(x.size(), false);
+  for (std::size_t t = 0; t < mesh_.triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      const auto& v = mesh_.triangles[t].v;
+      const Edge e = edgeKey(v[k], v[(k + 1) % 3]);
+      edgeNormal_[3 * t + k] = unitOr(edgeSum[e], faceNormal_[t]);
+      if (edgeUses[e] == 1)
+        boundaryEdge_[3 * t + k] = boundaryVertex_[v[k]] = boundaryVertex_[v[(k + 1) % 3]] = true;
+    }
+}
+
+// The pseudo-normal of the feature the closest point lies on: a vertex (two weights zero), an edge
+// (one weight zero) or the face.
+Vec3 CollisionMesh::pseudoNormal(int triangle, const Vec3& bary, bool& onBoundary) const {
+  constexpr Real kOn = 1e-9;
+  const auto& v = mesh_.triangles[triangle].v;
+  const bool zero[3] = {bary.x <= kOn, bary.y <= kOn, bary.z <= kOn};
+  for (int k = 0; k < 3; ++k)
+    if (zero[(k + 1) % 3] && zero[(k + 2) % 3]) {  // at vertex k
+      onBoundary = boundaryVertex_[v[k]];
+      return vertexNormal_[v[k]];
+    }
+  for (int k = 0; k < 3; ++k)
+    if (zero[(k + 2) % 3]) {  // on the edge from v[k] to v[k + 1]
+      onBoundary = boundaryEdge_[3 * triangle + k];
+      return edgeNormal_[3 * triangle + k];
+    }
+  onBoundary = false;
+  return faceNormal_[triangle];
+}
+
+std::optional<MeshPoint> CollisionMesh::closest(const Vec3& p, Real maxDistance) const {
+  candidates_.clear();
+  tree_.overlapping(Aabb{p, p}.inflated(maxDistance), mesh_.vertices, mesh_.triangles, candidates_);
+  std::optional<MeshPoint> best;
+  Real bestDistance2 = maxDistance * maxDistance;
+  for (int t : candidates_)
+    if (auto q = closerOnTriangle(t, p, bestDistance2)) best = q;
+  return best;
+}
+
+std::optional<MeshPoint> CollisionMesh::closerOnTriangle(int t, const Vec3& p, Real& best2) const {
+  const auto& v = mesh_.triangles[t].v;
+  Vec3 bary;
+  const Vec3 q =
+      closestPointOnTriangle(p, mesh_.vertices[v[0]], mesh_.vertices[v[1]], mesh_.vertices[v[2]], bary);
+  const Real d2 = glm::dot(p - q, p - q);
+  if (d2 > best2) return std::nullopt;
+  best2 = d2;
+  bool rim = false;
+  const Vec3 n = pseudoNormal(t, bary, rim);
+  return MeshPoint{q, n, std::sqrt(d2), t, rim};
+}
+
+std::optional<MeshPoint> CollisionMesh::firstCrossing(const Vec3& a, const Vec3& b) const {
+  if (a == b) return std::nullopt;
+  const auto hit = tree_.raycast(Ray{a, b - a}, mesh_.vertices, mesh_.triangles, 1.0);
+  if (!hit) return std::nullopt;
+  const Vec3 n = faceNormal_[hit->triangle];
+  return MeshPoint{hit->point, glm::dot(a - hit->point, n) >= 0 ? n : -n, hit->t, hit->triangle};
+}
+
+std::optional<MeshPoint> CollisionMesh::contact(const Vec3& a, const Vec3& b, Real reach,
+                                                bool& crossed) const {
+  Aabb box{a, a};
+  box.grow(b);
+  candidates_.clear();
+  tree_.overlapping(box.inflated(reach), mesh_.vertices, mesh_.triangles, candidates_);
+  std::optional<MeshPoint> first, nearest;
+  Real firstT = 1, nearest2 = reach * reach;
+  const Ray ray{a, b - a};
+  for (int t : candidates_) {
+    const auto& v = mesh_.triangles[t].v;
+    const Vec3 &p0 = mesh_.vertices[v[0]], &p1 = mesh_.vertices[v[1]], &p2 = mesh_.vertices[v[2]];
+    Real s;
+    Vec3 bary;
+    if (a != b && intersects(ray, p0, p1, p2, firstT, s, bary) && (!first || s < firstT)) {
+      firstT = s;
+      const Vec3 n = faceNormal_[t], hit = ray.at(s);
+      first = MeshPoint{hit, glm::dot(a - hit, n) >= 0 ? n : -n, s, t};
+    }
+    if (first) continue;  // a crossing wins over any closest point
+    if (auto q = closerOnTriangle(t, b, nearest2)) nearest = q;
+  }
+  crossed = first.has_value();
+  return first ? first : nearest;
+}
+
+Real CollisionMesh::signedDistance(const Vec3& p, Real maxDistance) const {
+  const auto c = closest(p, maxDistance);
+  if (!c) return std::numeric_limits<Real>::infinity();
+  return !c->onBoundary && glm::dot(p - c->point, c->normal) < 0 ? -c->distance : c->distance;
+}
+
+}  // namespace cloth::sim

@@ -1,0 +1,234 @@
+#include "cloth/sim/collision/feature_contacts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include <glm/geometric.hpp>
+
+namespace cloth::sim {
+namespace {
+
+using EdgeKey = std::pair<NodeIndex, NodeIndex>;
+
+Vec3 unitOr(const Vec3& v, const Vec3& fallback) {
+  const Real len = glm::length(v);
+  return len > 0 ? v / len : fallback;
+}
+
+void boxFeatures(const Collider& c, ColliderFeatures& f) {
+  auto sign = [](int i) { return Vec3((i & 1) ? 1 : -1, (i & 2) ? 1 : -1, (i & 4) ? 1 : -1); };
+  for (int i = 0; i < 8; ++i) {
+    f.vertices.push_back(c.center + sign(i) * c.halfExtents);
+    f.vertexNormals.push_back(glm::normalize(sign(i)));
+    for (int axis = 0; axis < 3; ++axis) {
+      if (i & (1 << axis)) continue;
+      const int j = i | (1 << axis);
+      f.edges.push_back({c.center + sign(i) * c.halfExtents, c.center + sign(j) * c.halfExtents});
+      Vec3 n = sign(i);
+      n[axis] = 0;
+      f.edgeNormals.push_back(glm::normalize(n));
+    }
+  }
+}
+
+// Per mesh edge: the triangles on it and, for each, the corner opposite the edge.
+std::map<EdgeKey, std::vector<std::pair<int, NodeIndex>>> edgeFaces(const TriangleMesh& m) {
+  std::map<EdgeKey, std::vector<std::pair<int, NodeIndex>>> faces;
+  for (std::size_t t = 0; t < m.triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      const Triangle& tri = m.triangles[t];
+      faces[std::minmax(tri.v[k], tri.v[(k + 1) % 3])].push_back({static_cast<int>(t), tri.v[(k + 2) % 3]});
+    }
+  return faces;
+}
+
+Vec3 faceNormal(const TriangleMesh& m, int t) {
+  const Triangle& tri = m.triangles[t];
+  const Vec3& a = m.vertices[tri.v[0]];
+  return unitOr(glm::cross(m.vertices[tri.v[1]] - a, m.vertices[tri.v[2]] - a), Vec3(0));
+}
+
+// An edge is sharp where its two faces meet at a convex angle over kSharpAngle, or on an open rim.
+std::optional<Vec3> sharpEdgeNormal(const TriangleMesh& m, const EdgeKey& e,
+                                    const std::vector<std::pair<int, NodeIndex>>& faces) {
+  if (faces.size() == 1) return faceNormal(m, faces[0].first);
+  if (faces.size() != 2) return std::nullopt;
+  const Vec3 n0 = faceNormal(m, faces[0].first), n1 = faceNormal(m, faces[1].first);
+  const bool convex = glm::dot(n0, m.vertices[faces[1].second] - m.vertices[e.first]) < 0;
+  if (!convex || glm::dot(n0, n1) > std::cos(kSharpAngle)) return std::nullopt;
+  return unitOr(n0 + n1, n0);
+}
+
+void meshFeatures(const CollisionMesh& mesh, ColliderFeatures& f) {
+  const TriangleMesh& m = mesh.mesh();
+  std::vector<bool> sharpVertex(m.vertices.size(), false);
+  for (const auto& [edge, faces] : edgeFaces(m)) {
+    const auto normal = sharpEdgeNormal(m, edge, faces);
+    if (!normal) continue;
+    f.edges.push_back({m.vertices[edge.first], m.vertices[edge.second]});
+    f.edgeNormals.push_back(*normal);
+    sharpVertex[edge.first] = sharpVertex[edge.second] = true;
+  }
+  for (std::size_t v = 0; v < m.vertices.size(); ++v)
+    if (sharpVertex[v]) {
+      f.vertices.push_back(m.vertices[v]);
+      f.vertexNormals.push_back(mesh.vertexNormals()[v]);
+    }
+}
+
+// The cloth point sum_k w_k x_k moves out by `depth` along n: its non-pinned nodes move by
+// w_k / sum w^2 of that (Bridson et al. 2002 eq. 4), its approach velocity goes, and Coulomb friction
+// slows its sliding by at most mu times the normal speed removed.
+template <std::size_t N>
+bool pushOut(Cloth& c, const std::array<NodeIndex, N>& nodes, const std::array<Real, N>& w, const Vec3& n,
+             Real depth, Real mu, std::span<Vec3> contactNormal) {
+  Real w2 = 0;
+  Vec3 v(0);
+  for (std::size_t k = 0; k < N; ++k) {
+    if (c.collides(nodes[k])) w2 += w[k] * w[k];
+    v += w[k] * c.v[nodes[k]];
+  }
+  if (!(w2 > 0)) return false;
+  const Real vn = glm::dot(v, n);
+  Vec3 dv(0);
+  if (vn < 0) {
+    const Vec3 vt = v - vn * n;
+    const Real vtLen = glm::length(vt), slowdown = mu * -vn;
+    dv = -vn * n - (vtLen > slowdown ? vt * (slowdown / vtLen) : vt);
+  }
+  for (std::size_t k = 0; k < N; ++k) {
+    if (!c.collides(nodes[k])) continue;
+    c.x[nodes[k]] += (w[k] / w2) * depth * n;
+    c.v[nodes[k]] += (w[k] / w2) * dv;
+    Vec3& held = contactNormal[nodes[k]];  // stretch limiting then moves the node only along or off it
+    if (w[k] > 0) held = held == Vec3(0) ? n : unitOr(held + n, n);
+  }
+  return true;
+}
+
+struct Feature {
+  Vec3 p{0};  ///< world position (vertex) or segment start
+  Vec3 q{0};  ///< segment end (edges only)
+  Vec3 normal{0, 1, 0};
+};
+
+// A collider vertex against a cloth triangle (Bridson et al. 2002 §6.1, point-triangle). Where the
+// vertex is through the cloth, only if it came through in this step: a cloth already on the other
+// side of a thin part (both sides of a leg) is not pulled across.
+bool vertexTriangle(Cloth& c, std::span<const Vec3> xStart, const Triangle& t, const Feature& f,
+                    const FeatureContactSettings& s, std::span<Vec3> contactNormal) {
+  const Vec3 &a = c.x[t.v[0]], &b = c.x[t.v[1]], &d = c.x[t.v[2]];
+  Vec3 n = unitOr(glm::cross(b - a, d - a), Vec3(0));
+  if (n == Vec3(0)) return false;
+  if (glm::dot(n, f.normal) < 0) n = -n;
+  Vec3 bary;
+  const Vec3 q = closestPointOnTriangle(f.p, a, b, d, bary);
+  const Real gap = glm::dot(q - f.p, n);
+  if (gap >= s.thickness || gap < -s.reach) return false;
+  if (glm::length((q - f.p) - gap * n) > s.thickness) return false;  // beside the triangle, not over it
+  if (gap < 0) {
+    const Vec3 qStart = bary.x * xStart[t.v[0]] + bary.y * xStart[t.v[1]] + bary.z * xStart[t.v[2]];
+    if (glm::dot(qStart - f.p, n) < -s.thickness) return false;
+  }
+  return pushOut<3>(c, {t.v[0], t.v[1], t.v[2]}, {bary.x, bary.y, bary.z}, n, s.thickness - gap, s.friction,
+                    contactNormal);
+}
+
+// Parameters (s on p0-p1, t on q0-q1) of the closest points of two non-parallel segments.
+std::pair<Real, Real> closestParameters(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1) {
+  const Vec3 d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;
+  const Real a = glm::dot(d1, d1), e = glm::dot(d2, d2), b = glm::dot(d1, d2);
+  const Real c = glm::dot(d1, r), f = glm::dot(d2, r);
+  const Real denom = a * e - b * b;
+  if (!(denom > 1e-12 * a * e)) return {-1, -1};  // parallel: the vertex contacts take it
+  return {(b * f - c * e) / denom, (a * f - b * c) / denom};
+}
+
+// A collider edge against a cloth edge (Bridson et al. 2002 §6.1, edge-edge), on the outward side.
+bool edgeEdge(Cloth& c, std::span<const Vec3> xStart, const std::array<NodeIndex, 2>& e, const Feature& f,
+              const FeatureContactSettings& s, std::span<Vec3> contactNormal) {
+  const Vec3 &a = c.x[e[0]], &b = c.x[e[1]];
+  const auto [u, w] = closestParameters(a, b, f.p, f.q);
+  if (!(u > 0 && u < 1 && w > 0 && w < 1)) return false;
+  Vec3 n = unitOr(glm::cross(b - a, f.q - f.p), Vec3(0));
+  if (glm::dot(n, f.normal) < 0) n = -n;
+  const Vec3 onFeature = f.p + w * (f.q - f.p);
+  const Real gap = glm::dot(a + u * (b - a) - onFeature, n);
+  if (gap >= s.thickness || gap < -s.reach) return false;
+  if (gap < 0) {
+    const Vec3 startPoint = xStart[e[0]] + u * (xStart[e[1]] - xStart[e[0]]);
+    if (glm::dot(startPoint - onFeature, n) < -s.thickness) return false;
+  }
+  return pushOut<2>(c, e, {1 - u, u}, n, s.thickness - gap, s.friction, contactNormal);
+}
+
+}  // namespace
+
+ColliderFeatures sharpFeatures(const Collider& collider) {
+  ColliderFeatures f;
+  if (collider.shape == ColliderShape::Box) boxFeatures(collider, f);
+  if (collider.shape == ColliderShape::Mesh && collider.mesh) meshFeatures(*collider.mesh, f);
+  return f;
+}
+
+ClothEdges clothEdges(const Cloth& cloth) {
+  ClothEdges edges;
+  std::map<EdgeKey, int> index;
+  for (const Triangle& t : cloth.triangles) {
+    std::array<int, 3> ids{};
+    for (int k = 0; k < 3; ++k) {
+      const EdgeKey key = std::minmax(t.v[k], t.v[(k + 1) % 3]);
+      const auto [it, added] = index.try_emplace(key, static_cast<int>(edges.nodes.size()));
+      if (added) edges.nodes.push_back({key.first, key.second});
+      ids[k] = it->second;
+    }
+    edges.ofTriangle.push_back(ids);
+  }
+  return edges;
+}
+
+int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
+                           const ColliderFeatures& features, const ClothEdges& edges, const AabbTree& tree,
+                           const FeatureContactSettings& s, FeatureScratch& scratch,
+                           std::span<Vec3> contactNormal) {
+  if (features.empty() || tree.empty()) return 0;
+  const MeshPlacement place = collider.shape == ColliderShape::Mesh ? collider.placement : MeshPlacement{};
+  const Real margin = std::max(s.thickness, s.reach);
+  const Aabb clothBox = tree.rootBox().inflated(margin);
+  int contacts = 0;
+  for (std::size_t i = 0; i < features.vertices.size(); ++i) {
+    const Feature f{place.apply(features.vertices[i]), Vec3(0), features.vertexNormals[i]};
+    if (!clothBox.contains(f.p)) continue;
+    scratch.triangles.clear();
+    tree.overlapping(Aabb{f.p, f.p}.inflated(margin), cloth.x, cloth.triangles, scratch.triangles);
+    for (int t : scratch.triangles)
+      contacts += vertexTriangle(cloth, xStart, cloth.triangles[t], f, s, contactNormal) ? 1 : 0;
+  }
+  scratch.edgeStamp.resize(edges.nodes.size(), 0);
+  for (std::size_t i = 0; i < features.edges.size(); ++i) {
+    const Feature f{place.apply(features.edges[i].a), place.apply(features.edges[i].b),
+                    features.edgeNormals[i]};
+    Aabb box;
+    box.grow(f.p);
+    box.grow(f.q);
+    box = box.inflated(margin);
+    if (!box.overlaps(clothBox)) continue;
+    scratch.triangles.clear();
+    tree.overlapping(box, cloth.x, cloth.triangles, scratch.triangles);
+    if (++scratch.stamp == 0) {  // wrapped around: forget every old visit
+      std::fill(scratch.edgeStamp.begin(), scratch.edgeStamp.end(), 0u);
+      scratch.stamp = 1;
+    }
+    for (int t : scratch.triangles)
+      for (int e : edges.ofTriangle[t]) {
+        if (scratch.edgeStamp[e] == scratch.stamp) continue;
+        scratch.edgeStamp[e] = scratch.stamp;
+        contacts += edgeEdge(cloth, xStart, edges.nodes[e], f, s, contactNormal) ? 1 : 0;
+      }
+  }
+  return contacts;
+}
+
+}  // namespace cloth::sim

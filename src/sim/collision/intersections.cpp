@@ -1,0 +1,140 @@
+#include "cloth/sim/collision/intersections.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace cloth::sim {
+namespace {
+
+bool sharesNode(const Triangle& t, const Triangle& u) {
+  for (NodeIndex a : t.v)
+    for (NodeIndex b : u.v)
+      if (a == b) return true;
+  return false;
+}
+
+void corners(const Cloth& c, const Triangle& t, Vec3 (&p)[3]) {
+  for (int k = 0; k < 3; ++k) p[k] = c.x[t.v[k]];
+}
+
+Aabb triangleBounds(const Vec3 (&p)[3]) {
+  Aabb b;
+  for (const Vec3& q : p) b.grow(q);
+  return b;
+}
+
+Aabb segmentBounds(const Segment& s) {
+  Aabb b;
+  b.grow(s.a);
+  b.grow(s.b);
+  return b;
+}
+
+void boxEdges(const Collider& c, std::vector<Segment>& out) {
+  auto corner = [&](int i) {
+    const Vec3 sign((i & 1) ? 1 : -1, (i & 2) ? 1 : -1, (i & 4) ? 1 : -1);
+    return c.center + sign * c.halfExtents;
+  };
+  for (int i = 0; i < 8; ++i)
+    for (int axis = 0; axis < 3; ++axis)
+      if (!(i & (1 << axis))) out.push_back({corner(i), corner(i | (1 << axis))});
+}
+
+void meshEdges(const Collider& c, std::vector<Segment>& out) {
+  const TriangleMesh& m = c.mesh->mesh();
+  std::vector<std::pair<NodeIndex, NodeIndex>> edges;
+  edges.reserve(3 * m.triangles.size());
+  for (const Triangle& t : m.triangles)
+    for (int k = 0; k < 3; ++k) edges.push_back(std::minmax(t.v[k], t.v[(k + 1) % 3]));
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  for (const auto& [a, b] : edges)
+    out.push_back({c.placement.apply(m.vertices[a]), c.placement.apply(m.vertices[b])});
+}
+
+int nodesInside(const Cloth& cloth, const Collider& collider) {
+  constexpr Real kReach = 0.05;  // m: deeper than any contact could leave a node
+  int inside = 0;
+  const Aabb near = colliderBounds(collider, kPenetrationTolerance);
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
+    if (cloth.kind[i] == NodeKind::Pinned || !near.contains(cloth.x[i])) continue;
+    if (closestSurface(collider, cloth.x[i], kReach).distance < -kPenetrationTolerance) ++inside;
+  }
+  return inside;
+}
+
+int edgesThroughCloth(const Cloth& cloth, const Collider& collider, const AabbTree& tree) {
+  std::vector<Segment> edges;
+  colliderEdges(collider, edges);
+  std::vector<int> candidates;
+  const Aabb clothBox = tree.empty() ? Aabb{} : tree.rootBox();
+  int pierced = 0;
+  for (const Segment& e : edges) {
+    if (!segmentBounds(e).overlaps(clothBox)) continue;
+    candidates.clear();
+    tree.overlapping(segmentBounds(e), cloth.x, cloth.triangles, candidates);
+    for (int t : candidates) {
+      Vec3 p[3];
+      corners(cloth, cloth.triangles[t], p);
+      if (crosses(e, p[0], p[1], p[2])) ++pierced;
+    }
+  }
+  return pierced;
+}
+
+}  // namespace
+
+bool crosses(const Segment& s, const Vec3& p0, const Vec3& p1, const Vec3& p2) {
+  Real t = 0;
+  Vec3 bary;
+  return intersects(Ray{s.a, s.b - s.a}, p0, p1, p2, 1, t, bary);
+}
+
+bool trianglesIntersect(const Vec3 (&t)[3], const Vec3 (&u)[3]) {
+  for (int k = 0; k < 3; ++k) {
+    if (crosses({t[k], t[(k + 1) % 3]}, u[0], u[1], u[2])) return true;
+    if (crosses({u[k], u[(k + 1) % 3]}, t[0], t[1], t[2])) return true;
+  }
+  return false;
+}
+
+int countSelfIntersections(const Cloth& cloth, const AabbTree& tree) {
+  int pairs = 0;
+  std::vector<int> candidates;
+  for (std::size_t i = 0; i < cloth.triangles.size(); ++i) {
+    const Triangle& t = cloth.triangles[i];
+    Vec3 p[3];
+    corners(cloth, t, p);
+    candidates.clear();
+    tree.overlapping(triangleBounds(p), cloth.x, cloth.triangles, candidates);
+    for (int j : candidates) {
+      if (j <= static_cast<int>(i) || sharesNode(t, cloth.triangles[j])) continue;
+      Vec3 q[3];
+      corners(cloth, cloth.triangles[j], q);
+      if (trianglesIntersect(p, q)) ++pairs;
+    }
+  }
+  return pairs;
+}
+
+void colliderEdges(const Collider& collider, std::vector<Segment>& out) {
+  if (collider.shape == ColliderShape::Box) boxEdges(collider, out);
+  if (collider.shape == ColliderShape::Mesh && collider.mesh) meshEdges(collider, out);
+}
+
+int countColliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders, const AabbTree& tree) {
+  int count = 0;
+  for (const Collider& c : colliders) count += nodesInside(cloth, c) + edgesThroughCloth(cloth, c, tree);
+  return count;
+}
+
+ContactFailures ContactAudit::measure(const Cloth& cloth, std::span<const Collider> colliders) {
+  if (builtFor_ != cloth.triangles.size()) {
+    tree_.build(cloth.x, cloth.triangles);
+    builtFor_ = cloth.triangles.size();
+  }
+  tree_.refit(cloth.x);
+  return {countSelfIntersections(cloth, tree_), countColliderPenetrations(cloth, colliders, tree_)};
+}
+
+}  // namespace cloth::sim

@@ -1,0 +1,191 @@
+#include "cloth/sim/scenes/scenes.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "cloth/sim/collision/mesh_shapes.h"
+
+namespace cloth::sim {
+namespace {
+
+constexpr std::array<std::string_view, 7> kNames = {
+    "flag", "waving-flag", "hang-horizontal", "hang-vertical", "free-fall", "ball", "drape"};
+
+// Kang Fig. 7: a 50 cm flag on a pole, 10 x 10 key nodes, in a 40 m/s wind. Kang gives K_D = K_L
+// = 0.01 but not the flag's mass, stiffness or time step; with this 0.4 kg, 400 N/m flag those make
+// it shiver at 25-35 Hz. 0.001 per node, the physical order of 1/2 rho_air C A for a node's 25 cm^2,
+// makes it flutter at 7 Hz. The lift is the thin-plate one (wind.h); Kang's literal lift, largest
+// when the flag lies along the flow, makes it buzz at the step rate. The wind comes 1.4 degrees off
+// the pole's plane: a flag exactly in line with it has nothing to start fluttering from.
+Scene flag() {
+  Scene s;
+  s.name = "flag";
+  s.description = "Kang Fig. 7: 50 cm flag on a pole in a 40 m/s wind";
+  s.grid.nu = s.grid.nv = 10;
+  s.grid.width = s.grid.height = 0.5;
+  s.grid.origin = Vec3(0, 2.0, 0);
+  s.pinFirstColumn = true;
+  s.view = {Vec3(0, 1.4, -0.25), Vec3(0.55, 2.05, 0.25)};
+  s.params.wind.model = WindModel::Plate;
+  s.params.wind.velocity = Vec3(40, 0, 1);
+  s.params.wind.dragCoefficient = 0.001;
+  s.params.wind.liftCoefficient = 0.001;
+  s.params.material.massPerNode = 0.004;  // a 0.4 kg flag
+  s.params.material.kStructural = 400;
+  s.params.material.kShear = 100;
+  s.params.material.kBending = 10;
+  s.params.material.compression = 0.05;    // buckles rather than shrinks (see huangCloth)
+  s.params.material.provotOutward = true;  // held along one edge: the pole leads
+  return s;
+}
+
+// Kang Fig. 10: the flag waved by a moving hand; the pole swings about a grip below the flag.
+Scene wavingFlag() {
+  Scene s = flag();
+  s.name = "waving-flag";
+  s.description = "Kang Fig. 10: the flag waved along a scripted path in still air";
+  s.params.wind.velocity = Vec3(0);
+  s.motion.pivot = Vec3(0, 1.2, 0);
+  s.motion.axis = Vec3(1, 0, 1) / std::sqrt(2.0);
+  s.motion.amplitude = 0.6;
+  s.motion.sway = Vec3(0.1, 0, 0);
+  s.motion.frequency = 0.8;
+  s.view = {Vec3(-0.3, 1.1, -0.45), Vec3(0.55, 2.05, 0.4)};
+  return s;
+}
+
+// Huang's scenes share a 1 m cloth of 20 x 20 key nodes in still air, with Huang's simplified model:
+// one shear spring per cell. They run at one step per 60 Hz frame: implicit Euler with the exact
+// spring Jacobian, its conjugate gradients preconditioned by the multigrid of Kang's system. Kang's
+// isotropic system alone, converged at that step, slows folding motion (a horizontal cloth falls
+// 35 % less far in its first 0.4 s); see README, "Large steps".
+Scene huangCloth(Orientation orientation) {
+  Scene s;
+  s.grid.nu = s.grid.nv = 20;
+  s.grid.width = s.grid.height = 1.0;
+  s.grid.orientation = orientation;
+  s.grid.singleShear = true;
+  s.params.solver.h = 1.0 / 60;
+  s.params.solver.integrator = Integrator::ImplicitCG;
+  s.params.solver.cgMaxIterations = 4;
+  s.params.material.massPerNode = 0.002;  // 0.8 kg
+  s.params.material.kStructural = 150;
+  s.params.material.kShear = 40;
+  s.params.material.kBending = 8;
+  s.params.material.compression = 0.1;  // buckles rather than shrinks, so the coarse mesh compresses
+  s.params.wind.dragCoefficient = 0.001;
+  s.params.wind.liftCoefficient = 0.001;
+  return s;
+}
+
+Scene hangHorizontal() {
+  Scene s = huangCloth(Orientation::Horizontal);
+  s.name = "hang-horizontal";
+  s.description = "Huang Fig. 3: horizontal cloth hanging from two fixed corners";
+  s.grid.origin = Vec3(-0.5, 1.6, -0.5);
+  s.pinnedAt = {Vec2(0, 0), Vec2(1, 0)};
+  s.view = {Vec3(-0.55, 0.45, -1.3), Vec3(0.6, 1.65, 0.55)};  // it swings past the vertical
+  return s;
+}
+
+Scene hangVertical() {
+  Scene s = huangCloth(Orientation::Vertical);
+  s.name = "hang-vertical";
+  s.description = "Huang Fig. 4: vertical cloth hanging from its two top corners";
+  s.grid.origin = Vec3(-0.5, 2.0, 0);
+  s.pinnedAt = {Vec2(0, 0), Vec2(1, 0)};
+  s.view = {Vec3(-0.55, 0.85, -0.3), Vec3(0.6, 2.05, 0.3)};
+  return s;
+}
+
+Scene freeFall() {
+  Scene s = huangCloth(Orientation::Horizontal);
+  s.name = "free-fall";
+  s.description = "Huang Fig. 5: cloth falling freely under gravity onto the ground";
+  s.grid.origin = Vec3(-0.5, 1.2, -0.5);
+  s.colliders = {Collider::plane(Vec3(0), Vec3(0, 1, 0))};
+  s.view = {Vec3(-0.55, 0, -0.55), Vec3(0.55, 1.25, 0.55)};  // from where it starts down to the ground
+  return s;
+}
+
+Scene ball() {
+  Scene s = huangCloth(Orientation::Horizontal);
+  s.name = "ball";
+  s.description = "Huang Fig. 6: cloth falling onto a ball";
+  s.grid.origin = Vec3(-0.5, 1.2, -0.5);
+  s.colliders = {Collider::sphere(Vec3(0, 0.6, 0), 0.3), Collider::plane(Vec3(0), Vec3(0, 1, 0))};
+  s.params.collision.friction = 0.5;
+  s.view = {Vec3(-0.55, 0, -0.55), Vec3(0.55, 1.25, 0.55)};
+  return s;
+}
+
+// Huang's falling cloth on a mesh: the table the project generates (mesh_shapes.h), or the meshes
+// given with --collider-mesh (useColliderMeshes), fitted under the cloth. Only key nodes collide, so
+// the key spacing (3.4 cm at 30 x 30) stays well below the table top's thickness: at 20 x 20 a cloth
+// edge from a node on the top to one below it cut through the top's side.
+Scene drape() {
+  Scene s = huangCloth(Orientation::Horizontal);
+  resampleGrid(s, 30, 30);
+  s.name = "drape";
+  s.description = "cloth dropped onto a mesh collider: a table, or --collider-mesh FILE";
+  s.grid.origin = Vec3(-0.5, 1.2, -0.5);
+  s.colliders = {Collider::meshOf(std::make_shared<const CollisionMesh>(makeTable())),
+                 Collider::plane(Vec3(0), Vec3(0, 1, 0))};
+  s.params.collision.friction = 0.5;
+  s.view = {Vec3(-0.55, 0, -0.55), Vec3(0.55, 1.25, 0.55)};
+  return s;
+}
+
+NodeIndex nodeAt(const Cloth& c, const Vec2& fraction) {
+  const int i = static_cast<int>(std::lround(fraction.x * (c.nu - 1)));
+  const int j = static_cast<int>(std::lround(fraction.y * (c.nv - 1)));
+  return c.index(std::clamp(i, 0, c.nu - 1), std::clamp(j, 0, c.nv - 1));
+}
+
+}  // namespace
+
+std::span<const std::string_view> sceneNames() {
+  return kNames;
+}
+
+std::optional<Scene> findScene(std::string_view name) {
+  if (name == "flag") return flag();
+  if (name == "waving-flag") return wavingFlag();
+  if (name == "hang-horizontal") return hangHorizontal();
+  if (name == "hang-vertical") return hangVertical();
+  if (name == "free-fall") return freeFall();
+  if (name == "ball") return ball();
+  if (name == "drape") return drape();
+  return std::nullopt;
+}
+
+void useColliderMeshes(Scene& scene, const std::vector<std::shared_ptr<const CollisionMesh>>& meshes) {
+  if (meshes.empty()) return;
+  if (scene.name == "drape")
+    std::erase_if(scene.colliders, [](const Collider& c) { return c.shape == ColliderShape::Mesh; });
+  for (const auto& mesh : meshes) scene.colliders.push_back(Collider::meshOf(mesh));
+}
+
+void resampleGrid(Scene& scene, int nu, int nv) {
+  const double ratio = static_cast<double>(scene.grid.nu) * scene.grid.nv / (static_cast<double>(nu) * nv);
+  scene.grid.nu = nu;
+  scene.grid.nv = nv;
+  scene.params.material.massPerNode *= ratio;
+  scene.params.wind.dragCoefficient *= ratio;
+  scene.params.wind.liftCoefficient *= ratio;
+  scene.params.wind.linearCoefficient *= ratio;
+}
+
+Simulation instantiate(const Scene& scene) {
+  Cloth cloth = buildGrid(scene.grid, scene.params.material.massPerNode);
+  Simulation sim(std::move(cloth), scene.params, scene.colliders);
+  sim.setPinMotion(scene.motion);
+  const Cloth& c = sim.cloth();
+  if (scene.pinFirstColumn)
+    for (int j = 0; j < c.nv; ++j) sim.pin(c.index(0, j));
+  for (const Vec2& f : scene.pinnedAt) sim.pin(nodeAt(c, f));
+  return sim;
+}
+
+}  // namespace cloth::sim

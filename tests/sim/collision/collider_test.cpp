@@ -1,0 +1,141 @@
+#include <catch2/catch.hpp>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/sim/collision/collider.h"
+#include "cloth/sim/collision/mesh_shapes.h"
+#include "cloth/sim/scenes/scenes.h"
+
+using namespace cloth::sim;
+
+TEST_CASE("collider: signed distances and outward normals of sphere, plane and box") {
+  const Collider s = Collider::sphere(Vec3(0, 1, 0), 0.5);
+  CHECK(closestSurface(s, Vec3(0, 2, 0)).distance == Approx(0.5));
+  CHECK(closestSurface(s, Vec3(0, 1.2, 0)).distance == Approx(-0.3));
+  CHECK(closestSurface(s, Vec3(0, 2, 0)).normal.y == Approx(1.0));
+
+  const Collider p = Collider::plane(Vec3(0, 0.1, 0), Vec3(0, 2, 0));
+  CHECK(closestSurface(p, Vec3(3, -0.4, 7)).distance == Approx(-0.5));
+  CHECK(closestSurface(p, Vec3(0, 1, 0)).normal == Vec3(0, 1, 0));
+
+  const Collider b = Collider::box(Vec3(0), Vec3(1, 2, 3));
+  CHECK(closestSurface(b, Vec3(2, 0, 0)).distance == Approx(1.0));
+  CHECK(closestSurface(b, Vec3(2, 0, 0)).normal == Vec3(1, 0, 0));
+  CHECK(closestSurface(b, Vec3(2, 3, 0)).distance == Approx(std::sqrt(2.0)));
+  CHECK(closestSurface(b, Vec3(0.9, 0, 0)).distance == Approx(-0.1));  // inside: nearest face
+  CHECK(closestSurface(b, Vec3(0.9, 0, 0)).normal == Vec3(1, 0, 0));
+  CHECK(closestSurface(b, Vec3(0, -1.95, 0)).normal == Vec3(0, -1, 0));
+}
+
+TEST_CASE("collider: bounds hold every point within the margin") {
+  const Aabb sb = colliderBounds(Collider::sphere(Vec3(1, 0, 0), 0.5), 0.1);
+  CHECK(sb.contains(Vec3(1.59, 0, 0)));
+  CHECK_FALSE(sb.contains(Vec3(1.61, 0, 0)));
+  const Aabb ground = colliderBounds(Collider::plane(Vec3(0), Vec3(0, 1, 0)), 0.01);
+  CHECK(ground.contains(Vec3(1e6, 0.005, -1e6)));
+  CHECK_FALSE(ground.contains(Vec3(0, 0.02, 0)));
+  const Aabb tilted = colliderBounds(Collider::plane(Vec3(0), Vec3(1, 1, 0)), 0.01);
+  CHECK(tilted.contains(Vec3(1e9, 1e9, 1e9)));
+}
+
+TEST_CASE("collider: contact response pushes out to the thickness, stops inward motion, applies friction") {
+  const SurfacePoint s{-0.02, Vec3(0, 1, 0)};
+  Vec3 x(0, -0.02, 0), v(1.0, -2.0, 0);
+  REQUIRE(resolveContact(s, 0.005, 0.3, x, v));
+  CHECK(x.y == Approx(0.005));
+  CHECK(v.y == 0);
+  CHECK(v.x == Approx(1.0 - 0.3 * 2.0));  // Coulomb: tangential loss mu |v_n|
+
+  Vec3 slow(0.1, -2.0, 0);
+  Vec3 y(0);
+  resolveContact(s, 0.005, 0.3, y, slow);
+  CHECK(slow == Vec3(0));  // sticks
+
+  Vec3 free(0, 1, 0), away(0, 3, 0);
+  CHECK_FALSE(resolveContact({0.5, Vec3(0, 1, 0)}, 0.005, 0.3, free, away));
+  CHECK(away.y == 3.0);
+}
+
+TEST_CASE("collider: a mesh is fitted onto the ground, then scaled and moved") {
+  auto mesh =
+      std::make_shared<const CollisionMesh>(makeBox(Vec3(10, 20, 30), Vec3(12, 24, 31)));  // 2 x 4 x 1
+  CollisionSettings s;
+  MeshPlacement p = meshPlacement(*mesh, s);
+  CHECK(p.scale == Approx(0.2));  // largest side 4 -> 0.8 m
+  const Vec3 bottom = p.apply(Vec3(11, 20, 30.5));
+  CHECK(glm::length(bottom) == Approx(0).margin(1e-12));  // bottom centre at the origin
+  s.meshScale = 2;
+  s.meshOffset = Vec3(1, 0, 0);
+  p = meshPlacement(*mesh, s);
+  CHECK(p.apply(Vec3(11, 24, 30.5)).y == Approx(1.6));
+  CHECK(p.apply(Vec3(11, 20, 30.5)).x == Approx(1));
+  s.meshFit = false;  // its own coordinates, in metres
+  p = meshPlacement(*mesh, s);
+  CHECK(p.apply(Vec3(11, 20, 30.5)) == Vec3(23, 40, 61));
+}
+
+TEST_CASE("collider: a node fast enough to pass a thin mesh in one step stops on its near side") {
+  Collider sheet =
+      Collider::meshOf(std::make_shared<const CollisionMesh>(makeBox(Vec3(-1, 0, -1), Vec3(1, 0.002, 1))));
+  sheet.placement = MeshPlacement{};
+  const Real thickness = 0.005;
+  Vec3 x(0.3, -0.5, 0.2), v(0, -60, 0);  // from 50 cm above to 50 cm below in one 1/60 s step
+  const Vec3 from(0.3, 0.5, 0.2);
+  const auto contact = meshContact(sheet, from, x, thickness);
+  REQUIRE(contact);
+  REQUIRE(resolveContact(*contact, thickness, 0.3, x, v));
+  CHECK(x.y == Approx(0.002 + thickness));  // on top, one thickness off the surface
+  CHECK(x.x == Approx(0.3));
+  CHECK(v.y == Approx(0));
+  // A node that stays clear is left alone; one within the thickness is moved out along the way it came.
+  CHECK_FALSE(meshContact(sheet, Vec3(0, 0.5, 0), Vec3(0, 0.4, 0), thickness));
+  const auto near = meshContact(sheet, Vec3(0, 0.01, 0), Vec3(0, 0.004, 0), thickness);
+  REQUIRE(near);
+  CHECK(near->distance == Approx(0.002));
+  CHECK(near->normal == Vec3(0, 1, 0));
+}
+
+TEST_CASE("collider: a sphere mesh gives the analytic sphere's drape, within the thickness") {
+  Scene analytic = *findScene("ball");  // Huang Fig. 6: the sphere of radius 0.3 m at (0, 0.6, 0)
+  Scene meshed = analytic;
+  meshed.colliders[0] = Collider::meshOf(std::make_shared<const CollisionMesh>(makeIcosphere(0.3, 4)));
+  meshed.params.collision.meshFit = false;
+  meshed.params.collision.meshOffset = Vec3(0, 0.6, 0);
+  Simulation a = instantiate(analytic), b = instantiate(meshed);
+  while (a.time() < 0.7) a.step(), b.step();  // landed and draped
+  const Real thickness = analytic.params.collision.thickness;
+  Real contactWorst = 0, mean = 0, clearance = 1;
+  int contacts = 0;
+  for (std::size_t i = 0; i < a.cloth().nodeCount(); ++i) {
+    const Real d = glm::length(a.cloth().x[i] - b.cloth().x[i]);
+    mean += d / static_cast<Real>(a.cloth().nodeCount());
+    clearance = std::min(clearance, glm::length(b.cloth().x[i] - Vec3(0, 0.6, 0)) - 0.3);
+    if (glm::length(a.cloth().x[i] - Vec3(0, 0.6, 0)) - 0.3 < 0.01)
+      contactWorst = std::max(contactWorst, d), ++contacts;
+  }
+  INFO(contacts << " nodes on the sphere differ by up to " << contactWorst << " m; all nodes by " << mean
+                << " m on average; the mesh run keeps them " << clearance << " m off the true sphere");
+  CHECK(contacts > 150);
+  // Static friction holds each node where it first lands, and a facet of the mesh lands it up to a
+  // few millimetres from where the true sphere does: within two thicknesses, on average within one.
+  CHECK(contactWorst <= 2 * thickness);
+  CHECK(mean <= thickness);
+  CHECK(clearance >= 0.9 * thickness);
+}
+
+TEST_CASE("collider: pushOutside lifts points that sank into a collider to the clearance") {
+  const std::vector<Collider> colliders{
+      Collider::sphere(Vec3(0), 1.0),
+      Collider::meshOf(std::make_shared<const CollisionMesh>(makeBox(Vec3(4), Vec3(5))))};
+  std::vector<Collider> placed = colliders;
+  placeMeshes(placed, CollisionSettings{.meshFit = false});
+  std::vector<glm::vec3> points{{0, 0.98f, 0}, {0, 1.5f, 0}, {4.5f, 4.99f, 4.5f}, {0, 0, 0}};
+  Real deepest = 0;
+  const int moved = pushOutside(placed, 0.002, 0.1, points, &deepest);
+  CHECK(moved == 2);
+  CHECK(points[0].y == Approx(1.002f));
+  CHECK(points[1].y == 1.5f);
+  CHECK(points[2].y == Approx(5.002f));
+  CHECK(points[3] == glm::vec3(0));  // a whole radius deep: beyond reach, not a sunken surface
+  CHECK(deepest == Approx(-0.02).margin(1e-6));
+}

@@ -1,0 +1,105 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/sim/collision/collision_mesh.h"
+#include "cloth/sim/collision/mesh_shapes.h"
+
+using namespace cloth::sim;
+
+namespace {
+
+Real signedVolume(const TriangleMesh& m) {
+  Real v = 0;
+  for (const Triangle& t : m.triangles)
+    v += glm::dot(m.vertices[t.v[0]], glm::cross(m.vertices[t.v[1]], m.vertices[t.v[2]])) / 6;
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("collision_mesh: the icosphere is closed, outward and on its sphere") {
+  const TriangleMesh m = makeIcosphere(0.3, 3);
+  CHECK(m.triangles.size() == 1280);
+  CHECK(meshProblem(m).empty());
+  for (const Vec3& p : m.vertices) CHECK(glm::length(p) == Approx(0.3));
+  CHECK(signedVolume(m) == Approx(4.0 / 3 * M_PI * 0.027).epsilon(0.02));  // a little less than the ball
+}
+
+TEST_CASE("collision_mesh: signed distance of a fine icosphere is the sphere's, inside and out") {
+  const CollisionMesh mesh(makeIcosphere(0.3, 4));
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<Real> u(-0.45, 0.45);
+  int checked = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const Vec3 p(u(rng), u(rng), u(rng));
+    const Real exact = glm::length(p) - 0.3;
+    if (std::abs(exact) > 0.1) continue;
+    INFO("point (" << p.x << ", " << p.y << ", " << p.z << ")");
+    CHECK(mesh.signedDistance(p, 0.2) == Approx(exact).margin(1e-3));  // faces lie up to 0.2 mm inside
+    ++checked;
+  }
+  CHECK(checked > 300);
+  CHECK(std::isinf(mesh.signedDistance(Vec3(0, 2, 0), 0.5)));  // beyond the search distance
+}
+
+TEST_CASE("collision_mesh: pseudo-normals give the right side at a box's edges and corners") {
+  const CollisionMesh box(makeBox(Vec3(-1), Vec3(1)));
+  CHECK(box.signedDistance(Vec3(1.1, 1.1, 0), 1) == Approx(std::sqrt(0.02)));    // off an edge
+  CHECK(box.signedDistance(Vec3(0.95, 0.97, 0), 1) == Approx(-0.03));            // inside near it
+  CHECK(box.signedDistance(Vec3(1.2, 1.2, 1.2), 1) == Approx(std::sqrt(0.12)));  // off a corner
+  CHECK(box.signedDistance(Vec3(0.9, 0.9, 0.9), 1) == Approx(-0.1));
+  const auto q = box.closest(Vec3(1.5, 1.5, 0), 1);
+  REQUIRE(q);
+  CHECK(q->normal.x == Approx(std::sqrt(0.5)));  // the edge's normal, between its two faces
+  CHECK(q->normal.y == Approx(std::sqrt(0.5)));
+}
+
+TEST_CASE("collision_mesh: a segment's first crossing, with the normal facing where it came from") {
+  const CollisionMesh box(makeBox(Vec3(-1), Vec3(1)));
+  const auto in = box.firstCrossing(Vec3(0, 3, 0), Vec3(0, -3, 0));
+  REQUIRE(in);
+  CHECK(in->point.y == Approx(1));
+  CHECK(in->normal == Vec3(0, 1, 0));
+  CHECK(in->distance == Approx(1.0 / 3));                             // segment parameter
+  const auto out = box.firstCrossing(Vec3(0, 0, 0), Vec3(0, -3, 0));  // from inside
+  REQUIRE(out);
+  CHECK(out->normal == Vec3(0, 1, 0));  // facing the inside it came from
+  CHECK_FALSE(box.firstCrossing(Vec3(0, 3, 0), Vec3(0, 1.5, 0)));
+}
+
+TEST_CASE("collision_mesh: on the rim of an open mesh there is no inside") {
+  TriangleMesh sheet{{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 0, 1), Vec3(0, 0, 1)},
+                     {{{0, 2, 1}}, {{0, 3, 2}}}};
+  REQUIRE(meshProblem(sheet).empty());
+  const CollisionMesh mesh(sheet);
+  CHECK(mesh.signedDistance(Vec3(0.5, 0.1, 0.5), 1) == Approx(0.1));    // above the face (its normal is +y)
+  CHECK(mesh.signedDistance(Vec3(0.5, -0.1, 0.5), 1) == Approx(-0.1));  // below it
+  CHECK(mesh.signedDistance(Vec3(1.2, -0.1, 0.5), 1) > 0);              // beyond the rim: outside
+}
+
+TEST_CASE("collision_mesh: meshes that cannot be colliders say why") {
+  CHECK(meshProblem(TriangleMesh{}) == "it has no triangles");
+  TriangleMesh nan{{Vec3(0), Vec3(1, 0, 0), Vec3(0, std::nan(""), 0)}, {{{0, 1, 2}}}};
+  CHECK(meshProblem(nan).find("not a finite number") != std::string::npos);
+  TriangleMesh dangling{{Vec3(0), Vec3(1, 0, 0)}, {{{0, 1, 2}}}};
+  CHECK(meshProblem(dangling).find("does not exist") != std::string::npos);
+  TriangleMesh fin{{Vec3(0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1), Vec3(0, -1, 0)},
+                   {{{0, 1, 2}}, {{0, 1, 3}}, {{0, 1, 4}}}};  // three triangles on one edge
+  CHECK(meshProblem(fin).find("not manifold") != std::string::npos);
+  TriangleMesh huge{{Vec3(0), Vec3(1, 0, 0), Vec3(0, 1, 0)}, std::vector<Triangle>(kMaxMeshTriangles + 1)};
+  CHECK(meshProblem(huge).find("1000001 triangles") != std::string::npos);
+}
+
+TEST_CASE("collision_mesh: welding joins repeated vertices so that faces share edges") {
+  TriangleMesh soup{{Vec3(0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)},
+                    {{{0, 1, 2}}, {{3, 4, 5}}}};
+  const TriangleMesh w = welded(soup);
+  CHECK(w.vertices.size() == 4);
+  REQUIRE(w.triangles.size() == 2);
+  CHECK(w.triangles[1].v[0] == w.triangles[0].v[1]);  // the shared edge uses the same vertices
+  CHECK(w.triangles[1].v[2] == w.triangles[0].v[2]);
+}

@@ -1,0 +1,57 @@
+#include "cloth/sim/collision/intersections.h"
+
+#include <catch2/catch.hpp>
+
+#include "cloth/sim/grid.h"
+
+using namespace cloth::sim;
+
+TEST_CASE("intersections: a segment crosses a triangle only between its ends") {
+  const Vec3 a(0, 0, 0), b(1, 0, 0), c(0, 0, 1);
+  CHECK(crosses({Vec3(0.2, -1, 0.2), Vec3(0.2, 1, 0.2)}, a, b, c));
+  CHECK_FALSE(crosses({Vec3(0.2, 0.1, 0.2), Vec3(0.2, 1, 0.2)}, a, b, c));  // stops short
+  CHECK_FALSE(crosses({Vec3(0.8, -1, 0.8), Vec3(0.8, 1, 0.8)}, a, b, c));   // beside it
+}
+
+TEST_CASE("intersections: two triangles through each other intersect, stacked ones do not") {
+  const Vec3 t[3] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, 1)};
+  const Vec3 through[3] = {Vec3(0.2, -0.5, 0.2), Vec3(0.2, 0.5, 0.2), Vec3(0.3, 0.5, -0.5)};
+  const Vec3 above[3] = {Vec3(0, 0.01, 0), Vec3(1, 0.01, 0), Vec3(0, 0.01, 1)};
+  CHECK(trianglesIntersect(t, through));
+  CHECK(trianglesIntersect(through, t));
+  CHECK_FALSE(trianglesIntersect(t, above));
+}
+
+TEST_CASE("intersections: a flat cloth has none, a cloth folded through itself has some") {
+  GridSpec spec = GridSpec::fromSpacing(9, 9, 0.05);
+  spec.orientation = Orientation::Horizontal;
+  Cloth cloth = buildGrid(spec, 0.004);
+  ContactAudit audit;
+  CHECK(audit.measure(cloth, {}).selfIntersections == 0);
+  // Fold the far half back under the near half and push it up through it.
+  const Real fold = 0.2;  // m: between the fifth and the sixth row
+  for (Vec3& x : cloth.x)
+    if (x.z > fold) x = Vec3(x.x + 0.013, 0.3 * (x.z - fold) - 0.02, 2 * fold - x.z - 0.011);
+  CHECK(audit.measure(cloth, {}).selfIntersections > 0);
+}
+
+TEST_CASE("intersections: nodes inside a ball and box edges through the cloth are penetrations") {
+  GridSpec spec = GridSpec::fromSpacing(11, 11, 0.05);
+  spec.orientation = Orientation::Horizontal;
+  spec.origin = Vec3(0, 0.5, 0);
+  const Cloth cloth = buildGrid(spec, 0.004);
+  const Real y = 0.5;
+  const Vec3 mid = cloth.x[5 * 11 + 5];
+  ContactAudit audit;
+  const Collider below = Collider::box(mid - Vec3(0, 0.2, 0), Vec3(0.1));
+  CHECK(audit.measure(cloth, std::vector{below}).colliderPenetrations == 0);
+  // A box whose top is above the cloth: its four vertical edges pierce it, nodes over it are inside.
+  const Collider through = Collider::box(Vec3(mid.x, y, mid.z) + Vec3(0.013, 0, 0.017), Vec3(0.1));
+  const int pierced = audit.measure(cloth, std::vector{through}).colliderPenetrations;
+  CHECK(pierced >= 4);
+  const Collider ball = Collider::sphere(mid, 0.15);
+  CHECK(audit.measure(cloth, std::vector{ball}).colliderPenetrations > 0);
+  CHECK(
+      audit.measure(cloth, std::vector{Collider::sphere(mid + Vec3(0, 0.2, 0), 0.15)}).colliderPenetrations ==
+      0);
+}

@@ -1,0 +1,144 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/sim/collision/self_collision.h"
+#include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/scenes/stats.h"
+#include "test_helpers.h"
+
+using namespace cloth::sim;
+
+namespace {
+
+// A 3x3-node cloth (8 triangles) plus one extra free node above its centre cell.
+Cloth sheetWithNodeAbove(const Vec3& node) {
+  Cloth c = buildGrid(
+      [] {
+        GridSpec s = GridSpec::fromSpacing(3, 3, 0.1);
+        s.orientation = Orientation::Horizontal;
+        return s;
+      }(),
+      0.01);
+  c.x.push_back(node);
+  c.restX.push_back(node);
+  c.v.push_back(Vec3(0, -1, 0));
+  c.mass.push_back(0.01);
+  c.kind.push_back(NodeKind::Free);
+  c.uv.push_back(Vec2(0));
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("self_collision: a node that passed through the cloth is put back on its side") {
+  Cloth c = sheetWithNodeAbove(Vec3(0.07, 0.02, 0.06));
+  const std::vector<Vec3> start = c.x;
+  c.x.back().y = -0.002;  // moved through the sheet during the step
+  AabbTree tree;
+  tree.build(c.x, c.triangles);
+  tree.refit(c.x, 0.005);
+  SelfCollisionScratch scratch;
+  const int contacts = resolveSelfCollisions(c, start, tree, 0.005, scratch);
+  CHECK(contacts >= 1);
+  // The node is back above every triangle by about the thickness (one pass over the contacts, so
+  // resolving a neighbouring triangle may take back a little), and no longer approaching.
+  const NodeIndex p = static_cast<NodeIndex>(c.x.size() - 1);
+  for (const Triangle& t : c.triangles) {
+    Vec3 bary;
+    const Vec3 q = closestPointOnTriangle(c.x[p], c.x[t.v[0]], c.x[t.v[1]], c.x[t.v[2]], bary);
+    CHECK(glm::length(c.x[p] - q) >= 0.99 * 0.005);
+    CHECK(c.x[p].y > q.y);
+    const Vec3 vTri = bary.x * c.v[t.v[0]] + bary.y * c.v[t.v[1]] + bary.z * c.v[t.v[2]];
+    if (glm::length(c.x[p] - q) < 0.0051) CHECK(c.v[p].y - vTri.y >= -1e-3);  // was -1 m/s
+  }
+}
+
+TEST_CASE("self_collision: against a pinned sheet the node alone moves, to exactly the thickness") {
+  Cloth c = sheetWithNodeAbove(Vec3(0.07, 0.02, 0.06));
+  for (std::size_t i = 0; i + 1 < c.nodeCount(); ++i) c.kind[i] = NodeKind::Pinned;
+  const std::vector<Vec3> start = c.x;
+  c.x.back().y = -0.002;
+  AabbTree tree;
+  tree.build(c.x, c.triangles);
+  tree.refit(c.x, 0.005);
+  SelfCollisionScratch scratch;
+  CHECK(resolveSelfCollisions(c, start, tree, 0.005, scratch) >= 1);
+  CHECK(c.x.back().y == Approx(0.005));
+  CHECK(c.v.back().y == Approx(0.0).margin(1e-12));
+  for (std::size_t i = 0; i + 1 < c.nodeCount(); ++i) CHECK(c.x[i] == start[i]);
+}
+
+TEST_CASE("self_collision: distant nodes and a node's own triangles are left alone") {
+  Cloth c = sheetWithNodeAbove(Vec3(0.07, 0.3, 0.06));
+  const std::vector<Vec3> before = c.x;
+  AabbTree tree;
+  tree.build(c.x, c.triangles);
+  tree.refit(c.x, 0.005);
+  SelfCollisionScratch scratch;
+  CHECK(resolveSelfCollisions(c, before, tree, 0.005, scratch) == 0);
+  CHECK(c.x == before);
+}
+
+TEST_CASE("self_collision: the ball scene with self-collision stays finite and off the ball") {
+  Scene scene = *findScene("ball");
+  scene.params.collision.selfCollision = true;
+  Simulation sim = instantiate(scene);
+  while (sim.time() < 2.0) {
+    sim.step();
+    REQUIRE(isFinite(sim.cloth()));
+    REQUIRE(*minColliderClearance(sim.cloth(), sim.colliders()) >=
+            0);  // keeping layers apart never pushes into it
+  }
+}
+
+namespace {
+
+// Closest approach of a node to a triangle with no corner within one grid step of it: the distance
+// between two layers of a folded cloth.
+Real closestLayers(const Cloth& c) {
+  Real best = 1e9;
+  for (std::size_t p = 0; p < c.nodeCount(); ++p) {
+    const int pi = static_cast<int>(p) % c.nu, pj = static_cast<int>(p) / c.nu;
+    for (const Triangle& t : c.triangles) {
+      bool adjacent = false;
+      for (NodeIndex v : t.v) adjacent |= std::abs(v % c.nu - pi) <= 1 && std::abs(v / c.nu - pj) <= 1;
+      if (adjacent) continue;
+      Vec3 bary;
+      best = std::min(best, glm::length(c.x[p] - closestPointOnTriangle(c.x[p], c.x[t.v[0]], c.x[t.v[1]],
+                                                                        c.x[t.v[2]], bary)));
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("self_collision: a cloth piling onto the ground keeps its layers apart") {
+  // A curtain dropped onto the floor crumples onto itself. Contacts are found by proximity at the end of
+  // a step, so the step must be small enough not to carry a node through a layer (h = 1 ms here).
+  for (bool selfCollision : {false, true}) {
+    Scene scene = *findScene("hang-vertical");
+    resampleGrid(scene, 12, 12);
+    scene.pinnedAt.clear();
+    scene.grid.origin = Vec3(-0.5, 1.05, 0);
+    scene.colliders = {Collider::plane(Vec3(0), Vec3(0, 1, 0))};
+    scene.params.solver = SolverSettings{};
+    scene.params.collision.selfCollision = selfCollision;
+    Simulation sim = instantiate(scene);
+    Real closest = 1e9;
+    for (int step = 0; sim.time() < 2.0; ++step) {
+      sim.step();
+      if (step % 5 == 0) closest = std::min(closest, closestLayers(sim.cloth()));
+    }
+    const Real thickness = scene.params.collision.thickness;
+    INFO((selfCollision ? "with" : "without") << " self-collision: layers come within " << closest << " m");
+    if (selfCollision)
+      CHECK(closest > 0.2 * thickness);
+    else
+      CHECK(closest < 0.1 * thickness);  // the layers pass through each other
+  }
+}

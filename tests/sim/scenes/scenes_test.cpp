@@ -1,0 +1,182 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/sim/forces.h"
+#include "cloth/sim/names.h"
+#include "cloth/sim/scenes/flutter.h"
+#include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/scenes/stats.h"
+#include "cloth/sim/solve/explicit_euler.h"
+
+using namespace cloth::sim;
+
+TEST_CASE("scenes: every scene runs 5 simulated seconds finite with every integrator") {
+  for (std::string_view name : sceneNames()) {
+    for (std::string_view integrator : integratorNames()) {
+      Scene scene = *findScene(name);
+      scene.params.solver.integrator = *parseIntegrator(integrator);
+      if (scene.params.solver.integrator == Integrator::Explicit) {  // at a step it is stable at
+        const Cloth cloth = buildGrid(scene.grid, scene.params.material.massPerNode);
+        const Real stable = 0.5 * explicitStableStep(cloth, stiffnessOf(scene.params.material));
+        scene.params.solver.h = std::min(scene.params.solver.h, stable);
+      }
+      Simulation sim = instantiate(scene);
+      while (sim.time() < 5.0) sim.step();
+      INFO(std::string(name) << " with " << std::string(integrator));
+      CHECK(isFinite(sim.cloth()));
+      CHECK(maxStrain(sim.cloth(), SpringFamily::Structural) <= scene.params.material.tau + 0.01);
+      CHECK(maxStrain(sim.cloth(), SpringFamily::Shear) <= scene.params.material.tau + 0.01);
+    }
+  }
+}
+
+namespace {
+
+// The flag's free edge over 3 s after a 1 s settle, sampled every 5 ms.
+FlutterStats flutter(Scene scene, Real* worstStrain = nullptr) {
+  Simulation sim = instantiate(scene);
+  FlutterRecorder recorder;
+  Real worst = 0, nextSample = 1.0;
+  while (sim.time() < 4.0 - 1e-9) {
+    sim.step();
+    if (sim.time() < 1.0) continue;
+    worst = std::max({worst, maxStrain(sim.cloth(), SpringFamily::Structural),
+                      maxStrain(sim.cloth(), SpringFamily::Shear)});
+    if (sim.time() + 1e-9 < nextSample) continue;
+    recorder.sample(sim.cloth());
+    nextSample += 0.005;
+  }
+  if (worstStrain) *worstStrain = worst;
+  return recorder.stats(0.005);
+}
+
+}  // namespace
+
+TEST_CASE("scenes: the flag flutters (Kang Fig. 7): 1-12 Hz, mostly below 20 Hz, 10 cm or more, within tau") {
+  const Scene scene = *findScene("flag");
+  Real strain = 0;
+  const FlutterStats f = flutter(scene, &strain);
+  INFO("dominant " << f.dominantHz << " Hz, " << 100 * f.powerBelow << " % below 20 Hz, peak to peak "
+                   << f.peakToPeak << " m, strain " << strain);
+  CHECK(f.dominantHz >= 1);
+  CHECK(f.dominantHz <= 12);
+  CHECK(f.powerBelow >= 0.6);
+  CHECK(f.peakToPeak >= 0.1);
+  CHECK(strain <= scene.params.material.tau + 1e-3);
+}
+
+TEST_CASE("scenes: with Kang's literal lift and coefficients the flag buzzes, and the test above sees it") {
+  Scene scene = *findScene("flag");
+  scene.params.wind.model = WindModel::Kang;
+  scene.params.wind.dragCoefficient = scene.params.wind.liftCoefficient = 0.01;
+  const FlutterStats f = flutter(scene);
+  INFO("dominant " << f.dominantHz << " Hz, " << 100 * f.powerBelow << " % below 20 Hz");
+  CHECK((f.dominantHz > 12 || f.powerBelow < 0.6));
+}
+
+TEST_CASE(
+    "scenes: the waving flag (Kang Fig. 10) waves as cloth, its folds travelling from pole to free edge") {
+  // In the frame of the swinging pole the flag's rest plane stays put: a flag waved as a rigid sheet
+  // would show no out-of-plane motion there at all.
+  const Scene scene = *findScene("waving-flag");
+  Simulation sim = instantiate(scene);
+  const Cloth& c = sim.cloth();
+  const int mid = c.nu / 3, edge = c.nu - 1;
+  std::vector<Real> nearPole, freeEdge;  // mean out-of-plane offset of a key column, in the pole's frame
+  auto columnOffset = [&](int i) {
+    Real sum = 0;
+    for (int j = 0; j < c.nv; ++j) sum += sim.pinMotion().unapply(c.x[c.index(i, j)], sim.time()).z;
+    return sum / c.nv;
+  };
+  while (sim.time() < 4.0) {
+    for (int k = 0; k < 10; ++k) sim.step();  // a sample every 10 ms
+    if (sim.time() < 1.0) continue;
+    nearPole.push_back(columnOffset(mid));
+    freeEdge.push_back(columnOffset(edge));
+  }
+  Real rms = 0;
+  for (Real z : freeEdge) rms += z * z;
+  rms = std::sqrt(rms / static_cast<Real>(freeEdge.size()));
+  // The lag (in samples) at which the free edge best follows the column nearer the pole.
+  int bestLag = 0;
+  Real best = -1e300;
+  for (int lag = 0; lag < 60; ++lag) {
+    Real corr = 0;
+    for (std::size_t t = 0; t + lag < freeEdge.size(); ++t) corr += nearPole[t] * freeEdge[t + lag];
+    if (corr > best) best = corr, bestLag = lag;
+  }
+  INFO("free edge rms out of the pole's plane " << rms << " m, lag behind the column at u = 1/3 "
+                                                << 10 * bestLag << " ms");
+  CHECK(rms > 0.05);
+  CHECK(bestLag > 0);  // the fold reaches the free edge after the column near the pole
+}
+
+TEST_CASE("scenes: the waving flag's pole follows its scripted path") {
+  Simulation sim = instantiate(*findScene("waving-flag"));
+  const Vec3 start = sim.cloth().x[0];
+  Real farthest = 0;
+  while (sim.time() < 2.0) {
+    sim.step();
+    farthest = std::max(farthest, glm::length(sim.cloth().x[0] - start));
+    CHECK(glm::length(sim.cloth().x[0] - sim.pinMotion().apply(start, sim.time())) < 1e-9);
+  }
+  CHECK(farthest > 0.2);
+}
+
+TEST_CASE("scenes: names are listed and unknown names are refused") {
+  CHECK(sceneNames().size() == 7);
+  for (std::string_view n : sceneNames()) CHECK(findScene(n)->name == n);
+  CHECK_FALSE(findScene("nope").has_value());
+}
+
+TEST_CASE("scenes: on the ball no structural or shear spring leaves a step beyond tau, contacts included") {
+  Simulation sim = instantiate(*findScene("ball"));
+  const Real tau = sim.params().material.tau;
+  int contacts = 0;
+  while (sim.time() < 5.0) {
+    sim.step();
+    contacts += sim.lastStep().colliderContacts;
+    INFO("t = " << sim.time());
+    REQUIRE(maxStrain(sim.cloth(), SpringFamily::Structural) <= tau + 1e-3);
+    REQUIRE(maxStrain(sim.cloth(), SpringFamily::Shear) <= tau + 1e-3);
+  }
+  CHECK(contacts > 0);
+}
+
+TEST_CASE("scenes: Huang's single shear spring keeps the curtain's sag but leans it sideways") {
+  // Huang §2 reports "no significant effect". Measured on the hanging curtain at 3 s: the mean height
+  // is the same within 1 cm, but one diagonal spring per cell makes the cloth shear one way more easily
+  // than the other, and the drape loses its mirror symmetry by several centimetres.
+  auto hang = [](bool singleShear) {
+    Scene scene = *findScene("hang-vertical");
+    scene.grid.singleShear = singleShear;
+    Simulation sim = instantiate(scene);
+    while (sim.time() < 3.0) sim.step();
+    return sim.cloth();
+  };
+  auto meanHeight = [](const Cloth& c) {
+    Real y = 0;
+    for (const Vec3& p : c.x) y += p.y;
+    return y / static_cast<Real>(c.nodeCount());
+  };
+  auto mirrorAsymmetry = [](const Cloth& c) {  // largest distance of a node from its mirror image
+    Real worst = 0;
+    for (int j = 0; j < c.nv; ++j)
+      for (int i = 0; i < c.nu; ++i) {
+        const Vec3 p = c.x[c.index(i, j)], q = c.x[c.index(c.nu - 1 - i, j)];
+        worst = std::max(worst, glm::length(Vec3(p.x + q.x, p.y - q.y, p.z - q.z)));
+      }
+    return worst;
+  };
+  const Cloth single = hang(true), both = hang(false);
+  INFO("mean height " << meanHeight(single) << " vs " << meanHeight(both) << " m; mirror asymmetry "
+                      << mirrorAsymmetry(single) << " vs " << mirrorAsymmetry(both) << " m");
+  CHECK(std::abs(meanHeight(single) - meanHeight(both)) < 0.01);
+  CHECK(mirrorAsymmetry(both) < 1e-3);
+  CHECK(mirrorAsymmetry(single) > 0.03);
+}
