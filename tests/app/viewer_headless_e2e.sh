@@ -31,6 +31,17 @@ print("PC2 recording: %d samples of %d points" % (samples, points))
 assert sig == b"POINTCACHE2\0" and samples == 11 and points == len(vertices) and len(data) == 32 + samples * points * 12
 PY
 
+# --drag pulls key node (15,15) of the drape 0.5 m down into the table for 2 s, as the mouse would: it
+# stops on the table top (0.8 m) instead of going through it.
+"$clothview" --headless --scene drape --seconds 3 --drag 15,15,0,0.3,0,1,3 --dump-state "$work/drag.json" \
+  >"$work/logdrag" 2>&1 || fail "headless --drag run failed: $(cat "$work/logdrag")"
+dragged=$(json "$work/drag.json" "d['key_nodes'][15 * d['nu'] + 15][1]")
+python3 -c "import sys; sys.exit(0 if float('$dragged') > 0.8 else 1)" ||
+  fail "the node dragged into the table ended at y = $dragged m, under its top (0.8 m)"
+"$clothview" --headless --scene drape --drag 40,0,0,0,0,0,1 >"$work/logdrag2" 2>&1
+[ $? = 2 ] || fail "--drag off the grid did not exit 2"
+grep -q "outside the key grid" "$work/logdrag2" || fail "no message for --drag off the grid"
+
 # An existing screenshot is kept unless --force.
 before=$(md5sum "$work/final.png")
 "$clothview" --headless --scene ball --seconds 0.1 --screenshot "$work/final.png" >"$work/log2" 2>&1
