@@ -168,7 +168,6 @@ void Simulation::refitTree(Real margin) {
 
 // Resolves contacts with the colliders (and the cloth itself); returns how many nodes it moved.
 int Simulation::collide(Friction friction) {
-  friction_ = friction;
   const CollisionSettings& c = params_.collision;
   int moved = 0;
   if (c.selfCollision) {
@@ -181,12 +180,13 @@ int Simulation::collide(Friction friction) {
   if (colliders_.empty()) return moved;
   refitTree(0);
   for (const Collider& collider : colliders_)
-    moved += collider.shape == ColliderShape::Mesh ? collideWithMesh(collider) : collideWithShape(collider);
+    moved += collider.shape == ColliderShape::Mesh ? collideWithMesh(collider, friction)
+                                                   : collideWithShape(collider, friction);
   return moved + collideWithFeatures();
 }
 
 // Every node in reach of an analytic collider (sphere, plane, box), found through the cloth's tree.
-int Simulation::collideWithShape(const Collider& collider) {
+int Simulation::collideWithShape(const Collider& collider, Friction friction) {
   const CollisionSettings& c = params_.collision;
   candidates_.clear();
   tree_.verticesIn(colliderBounds(collider, c.thickness), cloth_.x, candidates_);
@@ -199,7 +199,7 @@ int Simulation::collideWithShape(const Collider& collider) {
     if (visitStamp_[n] == stamp_ || !cloth_.collides(n)) continue;
     visitStamp_[n] = stamp_;
     const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
-    if (!respond(n, s)) continue;
+    if (!respond(n, s, friction)) continue;
     ++report_.colliderContacts;
     contactNormal_[n] = s.normal;
     moved += s.distance < c.thickness - kMovedByContact ? 1 : 0;
@@ -209,11 +209,11 @@ int Simulation::collideWithShape(const Collider& collider) {
 
 // One node's contact: out of the collider and no approach velocity, then friction on what it slid in
 // this step. A dragged node follows the mouse along the surface.
-bool Simulation::respond(NodeIndex n, const SurfacePoint& s) {
+bool Simulation::respond(NodeIndex n, const SurfacePoint& s, Friction friction) {
   const CollisionSettings& c = params_.collision;
   const Real depth = c.thickness - s.distance;
   if (!resolveContact(s, c.thickness, 0, cloth_.x[n], cloth_.v[n])) return false;
-  if (cloth_.isFree(n) && friction_ == Friction::On)
+  if (cloth_.isFree(n) && friction == Friction::On)
     applyFriction(s.normal, depth, c.friction, xStart_[n], cloth_.x[n], cloth_.v[n]);
   return true;
 }
@@ -223,7 +223,6 @@ bool Simulation::respond(NodeIndex n, const SurfacePoint& s) {
 int Simulation::collideWithFeatures() {
   const CollisionSettings& c = params_.collision;
   const FeatureContactSettings s{c.thickness, c.friction, 0.5 * keySpacing(cloth_)};
-  if (features_.size() != colliders_.size()) placeFeatures();
   refitTree(0);
   int contacts = 0;
   for (std::size_t i = 0; i < colliders_.size(); ++i)
@@ -240,7 +239,7 @@ void Simulation::placeFeatures() {
 
 // Every node against a mesh collider, through the mesh's own tree: the node's motion in this step
 // against the triangles (no tunnelling), then its distance to the surface.
-int Simulation::collideWithMesh(const Collider& collider) {
+int Simulation::collideWithMesh(const Collider& collider, Friction friction) {
   constexpr int kMeshContactPasses = 4;
   const CollisionSettings& c = params_.collision;
   const Aabb reach = colliderBounds(collider, c.thickness);
@@ -255,7 +254,7 @@ int Simulation::collideWithMesh(const Collider& collider) {
     bool contact = false, pushed = false;
     for (int pass = 0; pass < kMeshContactPasses; ++pass) {
       const auto s = meshContact(collider, xStart_[i], cloth_.x[i], c.thickness);
-      if (!s || !respond(static_cast<NodeIndex>(i), *s)) break;
+      if (!s || !respond(static_cast<NodeIndex>(i), *s, friction)) break;
       contact = true;
       contactNormal_[i] = s->normal;
       if (s->distance >= c.thickness - kMovedByContact) break;  // resting: moved by rounding only

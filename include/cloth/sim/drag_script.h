@@ -45,8 +45,6 @@ class DragScript {
   /// Forgets what the script holds (the simulation was rebuilt): every drag starts over.
   void restart() { holding_.clear(); }
 
-  bool empty() const { return drags_.empty(); }
-
  private:
   std::vector<ScriptedDrag> drags_;
   std::vector<bool> holding_;  ///< per drag: grabbed by the script and not yet released

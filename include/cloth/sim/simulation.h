@@ -95,10 +95,10 @@ class Simulation {
   void limitStretch(Real h);
   enum class Friction { On, Off };
   int collide(Friction friction);
-  int collideWithMesh(const Collider& collider);
-  int collideWithShape(const Collider& collider);
+  int collideWithMesh(const Collider& collider, Friction friction);
+  int collideWithShape(const Collider& collider, Friction friction);
   int collideWithFeatures();
-  bool respond(NodeIndex node, const SurfacePoint& s);
+  bool respond(NodeIndex node, const SurfacePoint& s, Friction friction);
   void placeFeatures();
   void refitTree(Real margin);
 
@@ -111,9 +111,7 @@ class Simulation {
   Real appliedMassPerNode_ = -1;
   StepReport report_;
   long long recoveries_ = 0;
-  bool struggling_ = false;
-  Friction friction_ =
-      Friction::On;  ///< of the collision pass running  ///< the last sub-step failed even in smaller pieces
+  bool struggling_ = false;  ///< the last sub-step failed even in smaller pieces
 
   // Per-step scratch, sized once.
   std::vector<Vec3> force_, xStart_, vStart_, xBeforeLimit_;

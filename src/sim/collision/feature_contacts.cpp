@@ -17,20 +17,16 @@ Vec3 unitOr(const Vec3& v, const Vec3& fallback) {
   return len > 0 ? v / len : fallback;
 }
 
+// A box's corners point out along their diagonal; an edge's normal bisects its two faces.
 void boxFeatures(const Collider& c, ColliderFeatures& f) {
-  auto sign = [](int i) { return Vec3((i & 1) ? 1 : -1, (i & 2) ? 1 : -1, (i & 4) ? 1 : -1); };
   for (int i = 0; i < 8; ++i) {
-    f.vertices.push_back(c.center + sign(i) * c.halfExtents);
-    f.vertexNormals.push_back(glm::normalize(sign(i)));
-    for (int axis = 0; axis < 3; ++axis) {
-      if (i & (1 << axis)) continue;
-      const int j = i | (1 << axis);
-      f.edges.push_back({c.center + sign(i) * c.halfExtents, c.center + sign(j) * c.halfExtents});
-      Vec3 n = sign(i);
-      n[axis] = 0;
-      f.edgeNormals.push_back(glm::normalize(n));
-    }
+    const Vec3 sign((i & 1) ? 1 : -1, (i & 2) ? 1 : -1, (i & 4) ? 1 : -1);
+    f.vertices.push_back(c.center + sign * c.halfExtents);
+    f.vertexNormals.push_back(glm::normalize(sign));
   }
+  colliderEdges(c, f.edges);
+  for (const Segment& e : f.edges)
+    f.edgeNormals.push_back(glm::normalize((0.5 * (e.a + e.b) - c.center) / c.halfExtents));
 }
 
 // Per mesh edge: the triangles on it and, for each, the corner opposite the edge.

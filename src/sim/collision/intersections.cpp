@@ -40,16 +40,17 @@ void boxEdges(const Collider& c, std::vector<Segment>& out) {
       if (!(i & (1 << axis))) out.push_back({corner(i), corner(i | (1 << axis))});
 }
 
-void meshEdges(const Collider& c, std::vector<Segment>& out) {
-  const TriangleMesh& m = c.mesh->mesh();
+// A mesh's edges, each once, in its own coordinates.
+std::vector<Segment> meshEdges(const TriangleMesh& m) {
   std::vector<std::pair<NodeIndex, NodeIndex>> edges;
   edges.reserve(3 * m.triangles.size());
   for (const Triangle& t : m.triangles)
     for (int k = 0; k < 3; ++k) edges.push_back(std::minmax(t.v[k], t.v[(k + 1) % 3]));
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-  for (const auto& [a, b] : edges)
-    out.push_back({c.placement.apply(m.vertices[a]), c.placement.apply(m.vertices[b])});
+  std::vector<Segment> out;
+  for (const auto& [a, b] : edges) out.push_back({m.vertices[a], m.vertices[b]});
+  return out;
 }
 
 int nodesInside(const Cloth& cloth, const Collider& collider) {
@@ -63,9 +64,7 @@ int nodesInside(const Cloth& cloth, const Collider& collider) {
   return inside;
 }
 
-int edgesThroughCloth(const Cloth& cloth, const Collider& collider, const AabbTree& tree) {
-  std::vector<Segment> edges;
-  colliderEdges(collider, edges);
+int edgesThroughCloth(const Cloth& cloth, std::span<const Segment> edges, const AabbTree& tree) {
   std::vector<int> candidates;
   const Aabb clothBox = tree.empty() ? Aabb{} : tree.rootBox();
   int pierced = 0;
@@ -119,12 +118,25 @@ int countSelfIntersections(const Cloth& cloth, const AabbTree& tree) {
 
 void colliderEdges(const Collider& collider, std::vector<Segment>& out) {
   if (collider.shape == ColliderShape::Box) boxEdges(collider, out);
-  if (collider.shape == ColliderShape::Mesh && collider.mesh) meshEdges(collider, out);
+  if (collider.shape == ColliderShape::Mesh && collider.mesh)
+    for (const Segment& e : meshEdges(collider.mesh->mesh()))
+      out.push_back({collider.placement.apply(e.a), collider.placement.apply(e.b)});
 }
 
-int countColliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders, const AabbTree& tree) {
+int ContactAudit::colliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders) {
   int count = 0;
-  for (const Collider& c : colliders) count += nodesInside(cloth, c) + edgesThroughCloth(cloth, c, tree);
+  for (const Collider& c : colliders) {
+    edges_.clear();
+    if (c.shape == ColliderShape::Mesh && c.mesh) {  // a mesh's edges are sorted out once
+      auto [local, added] = meshEdges_.try_emplace(c.mesh);
+      if (added) local->second = meshEdges(c.mesh->mesh());
+      for (const Segment& e : local->second)
+        edges_.push_back({c.placement.apply(e.a), c.placement.apply(e.b)});
+    } else {
+      colliderEdges(c, edges_);
+    }
+    count += nodesInside(cloth, c) + edgesThroughCloth(cloth, edges_, tree_);
+  }
   return count;
 }
 
@@ -134,7 +146,7 @@ ContactFailures ContactAudit::measure(const Cloth& cloth, std::span<const Collid
     builtFor_ = cloth.triangles.size();
   }
   tree_.refit(cloth.x);
-  return {countSelfIntersections(cloth, tree_), countColliderPenetrations(cloth, colliders, tree_)};
+  return {countSelfIntersections(cloth, tree_), colliderPenetrations(cloth, colliders)};
 }
 
 }  // namespace cloth::sim

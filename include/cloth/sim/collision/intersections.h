@@ -3,6 +3,8 @@
 // other, and cloth that passes through a collider. They count what a viewer would show as cloth
 // poking through, so a test can demand zero.
 
+#include <map>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -35,13 +37,11 @@ int countSelfIntersections(const Cloth& cloth, const AabbTree& tree);
 /// The collider's edges in the world: a box's twelve, a mesh's (each once); none for smooth shapes.
 void colliderEdges(const Collider& collider, std::vector<Segment>& out);
 
-/// What is through the colliders: nodes (free or dragged) more than kPenetrationTolerance inside a
-/// collider, plus collider edges that pierce a cloth triangle. `tree` must have been refit at cloth.x.
-int countColliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders, const AabbTree& tree);
-
 struct ContactFailures {
-  int selfIntersections = 0;     ///< countSelfIntersections
-  int colliderPenetrations = 0;  ///< countColliderPenetrations
+  int selfIntersections = 0;  ///< countSelfIntersections
+  /// What is through the colliders: nodes (free or dragged) more than kPenetrationTolerance inside a
+  /// collider, plus collider edges that pierce a cloth triangle.
+  int colliderPenetrations = 0;
 };
 
 /// Both counts for a cloth at any moment, with a tree of its own (built for the first cloth measured,
@@ -51,8 +51,12 @@ class ContactAudit {
   ContactFailures measure(const Cloth& cloth, std::span<const Collider> colliders);
 
  private:
+  int colliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders);
+
   AabbTree tree_;
   std::size_t builtFor_ = static_cast<std::size_t>(-1);
+  std::map<std::shared_ptr<const CollisionMesh>, std::vector<Segment>> meshEdges_;  ///< held: no reuse
+  std::vector<Segment> edges_;  ///< one collider's, in the world
 };
 
 }  // namespace cloth::sim
