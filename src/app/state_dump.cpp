@@ -5,9 +5,20 @@
 #include "cloth/config/preset.h"
 #include "cloth/detail/names.h"
 #include "cloth/sim/collision/collision_mesh.h"
+#include "cloth/sim/collision/intersections.h"
 #include "cloth/sim/names.h"
 
 namespace cloth::app {
+namespace {
+
+// What is through what now (sim/collision/intersections.h), as clothsim --stats counts it.
+nlohmann::json contactsJson(const sim::Simulation& simulation) {
+  sim::ContactAudit audit;
+  const sim::ContactFailures f = audit.measure(simulation.cloth(), simulation.colliders());
+  return {{"self_intersections", f.selfIntersections}, {"collider_penetrations", f.colliderPenetrations}};
+}
+
+}  // namespace
 
 std::string stateJson(const ViewerState& s, const view::Viewport& window) {
   using nlohmann::json;
@@ -45,6 +56,7 @@ std::string stateJson(const ViewerState& s, const view::Viewport& window) {
   for (const sim::Collider& k : s.simulation.colliders())
     j["colliders"].push_back(
         {{"shape", sim::name(k.shape)}, {"triangles", k.mesh ? k.mesh->mesh().triangles.size() : 0}});
+  j["contacts"] = contactsJson(s.simulation);
   j["detail"] = detail::name(s.settings.detail.mode);
   j["render_nodes"] = s.surface.vertexCount();
   j["params"] = json::parse(config::presetJson(s.settings))["params"];

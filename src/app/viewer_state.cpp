@@ -14,6 +14,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr std::size_t kHistory = 300;
+constexpr float kThinnestRod = 0.004f;  // m: a pole thinned to a line for a fine grid is still drawn
 
 double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -95,7 +96,8 @@ void ViewerState::refine() {
 void ViewerState::frameCloth() {
   sim::Aabb box = sim::boundsOf(simulation.cloth().x);
   for (const sim::Collider& c : simulation.colliders())
-    if (c.shape != sim::ColliderShape::Plane) box.grow(sim::colliderBounds(c, 0));
+    if (c.shape != sim::ColliderShape::Plane && c.shape != sim::ColliderShape::Capsule)  // not the ground,
+      box.grow(sim::colliderBounds(c, 0));                                               // not a pole
   camera.frame(glm::vec3(box.lo), glm::vec3(box.hi), viewAspect, panelInset);
 }
 
@@ -105,17 +107,14 @@ void ViewerState::notify(std::string text, double seconds) {
   messageSeconds = seconds;
 }
 
-// The flag's pole: through the pinned first column, down to the hand holding it (the pin motion's
-// pivot) or to the ground.
+// Capsule colliders, drawn as rods: the flag's pole, through its pinned column.
 std::vector<render::Rod> ViewerState::poles() const {
-  const sim::Cloth& c = simulation.cloth();
-  if (!settings.scene.pinFirstColumn || c.nv < 2) return {};
-  const glm::vec3 top(c.x[c.index(0, 0)]), bottom(c.x[c.index(0, c.nv - 1)]);
-  const glm::vec3 up = glm::normalize(top - bottom);
-  const sim::PinMotion& m = simulation.pinMotion();
-  glm::vec3 foot = bottom - up * (bottom.y / std::max(up.y, 0.2f));
-  if (m.enabled()) foot = glm::vec3(m.apply(m.pivot, simulation.time()));
-  return {render::Rod{top + 0.03f * up, foot, 0.012f, glm::vec3(0.45f, 0.33f, 0.2f)}};
+  std::vector<render::Rod> rods;
+  for (const sim::Collider& c : simulation.colliders())
+    if (c.shape == sim::ColliderShape::Capsule)
+      rods.push_back({glm::vec3(c.axisEnd()), glm::vec3(c.axisStart()),
+                      std::max(static_cast<float>(c.radius), kThinnestRod), glm::vec3(0.45f, 0.33f, 0.2f)});
+  return rods;
 }
 
 render::FrameView ViewerState::frameView(glm::ivec2 framebufferSize, float aspect) const {

@@ -76,7 +76,7 @@ struct ViewerState {
   /// Frames the cloth as it is now and the solid obstacles it may fall onto.
   void frameCloth();
   void notify(std::string text, double seconds = 4.0);
-  /// Rods to draw for the scene: the flag's pole.
+  /// Rods to draw for the scene: its capsule colliders (the flag's pole).
   std::vector<render::Rod> poles() const;
   /// The renderer's view of this frame.
   render::FrameView frameView(glm::ivec2 framebufferSize, float aspect) const;

@@ -62,6 +62,11 @@ std::optional<sim::Scene> drapeOn(const std::filesystem::path& file) {
   return scene;
 }
 
+sim::Scene withSelfCollision(sim::Scene scene) {
+  scene.params.collision.selfCollision = true;
+  return scene;
+}
+
 sim::Scene clothOverBox() {
   sim::Scene scene = *sim::findScene("free-fall");
   scene.grid = sim::GridSpec::fromSpacing(64, 64, 1.0 / 63);
@@ -80,7 +85,12 @@ std::vector<ContactRow> contactRows(bool quick) {
        *sim::findScene("drape"),
        {drag(15, 15, sim::Vec3(0, 0.3, 0), 1.5, 2.5)},
        4},
+      {"drape 30^2: node (15,15) pulled off the table fast, toward (0.2, 0, 1), t 2.5-3.1 s",
+       *sim::findScene("drape"),
+       {drag(15, 15, sim::Vec3(0.2, 0, 1), 2.5, 3.1)},
+       6},
       {"ball 20^2: the scene's defaults", *sim::findScene("ball"), {}, 10},
+      {"ball 20^2 with self_collision=1", withSelfCollision(*sim::findScene("ball")), {}, 10},
       {"free fall 20^2, crumpled: a corner dragged across the floor, t 1-2 s",
        *sim::findScene("free-fall"),
        {drag(0, 0, sim::Vec3(0.4, 0.05, 0.4), 1, 2)},

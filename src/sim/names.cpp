@@ -30,6 +30,8 @@ std::string_view name(ColliderShape shape) {
       return "box";
     case ColliderShape::Mesh:
       return "mesh";
+    case ColliderShape::Capsule:
+      return "capsule";
   }
   return "?";
 }

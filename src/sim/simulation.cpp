@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <glm/geometric.hpp>
+
 #include "cloth/sim/guard.h"
 #include "cloth/sim/provot.h"
 #include "cloth/sim/solve/explicit_euler.h"
@@ -12,7 +14,7 @@ namespace cloth::sim {
 namespace {
 
 constexpr Real kMovedByContact = 1e-6;  // m: a node resting on a collider is moved by rounding only
-constexpr int kContactRounds = 3;       // stretch limit and contacts alternate: at a sharp edge they agree
+constexpr int kContactRounds = 3;       // stretch limit and contacts alternate until contacts move nothing
 
 }  // namespace
 
@@ -24,6 +26,7 @@ Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> coll
   kinematics_.anchor = cloth_.x;
   tree_.build(cloth_.x, cloth_.triangles);
   forceWork_.areaShare = nodeAreaShares(cloth_);
+  anchoredColliders_ = colliders_;
   placeMeshes(colliders_, params_.collision);
   placeFeatures();
   clothEdges_ = clothEdges(cloth_);
@@ -78,20 +81,21 @@ void Simulation::guardedSubstep(Real h) {
   time_ = startTime + h;
 }
 
-// One solver step: kinematics -> forces and integration -> collisions -> stretch limit -> collisions.
-// The stretch limit runs after the collision response so that no spring leaves the step over its
-// limit, and moves nodes resting on a collider only along or off it; the last collision pass catches
-// a free node it pulled into one.
+// One solver step: kinematics -> forces and integration -> collisions -> stretch limit -> collisions,
+// the last two repeated (at most kContactRounds times) while the collisions still move nodes. The
+// stretch limit moves nodes resting on a collider only along or off it; the collision pass after it
+// catches a free node it pulled into one. At a sharp edge, a few rounds make the two agree.
 void Simulation::substep(Real h) {
   xStart_ = cloth_.x;
   vStart_ = cloth_.v;
   const MaterialSettings& m = params_.material;
   kinematics_.prescribeVelocities(cloth_, time_, h, params_.maxHandleSpeed, m.tethers ? 1 + m.tau : 0);
+  placePoles(time_ + h);
   integrate(h);
-  collide(Friction::On);
+  collide(Friction::On);  // friction only here: against the step's start it would undo the stretch limit
   for (int round = 0; round < kContactRounds; ++round) {
     limitStretch(h);
-    collide(Friction::Off);  // friction against the step's start would undo the stretch limit
+    if (collide(Friction::Off) == 0) break;
   }
   time_ += h;
 }
@@ -166,26 +170,30 @@ void Simulation::refitTree(Real margin) {
   tree_.refit(cloth_.x, margin);
 }
 
-// Resolves contacts with the colliders (and the cloth itself); returns how many nodes it moved.
+// Resolves contacts with the colliders, then (once a step) the cloth's with itself, where a node
+// resting on a collider is not pushed into it; returns how many nodes it moved.
 int Simulation::collide(Friction friction) {
   const CollisionSettings& c = params_.collision;
+  std::fill(contactNormal_.begin(), contactNormal_.end(), Vec3(0));
   int moved = 0;
-  if (c.selfCollision) {
-    refitTree(c.thickness);
-    const int contacts = resolveSelfCollisions(cloth_, xStart_, tree_, c.thickness, selfScratch_);
+  if (!colliders_.empty()) {
+    refitTree(0);
+    for (const Collider& collider : colliders_)
+      moved += collider.shape == ColliderShape::Mesh ? collideWithMesh(collider, friction)
+                                                     : collideWithShape(collider, friction);
+    moved += collideWithFeatures();
+  }
+  if (c.selfCollision && friction == Friction::On) {  // the rounds after it are for the colliders
+    refitTree(0);
+    const int contacts =
+        resolveSelfCollisions(cloth_, xStart_, tree_, clothEdges_, c.thickness, contactNormal_, selfScratch_);
     report_.selfContacts += contacts;
     moved += contacts;
   }
-  std::fill(contactNormal_.begin(), contactNormal_.end(), Vec3(0));
-  if (colliders_.empty()) return moved;
-  refitTree(0);
-  for (const Collider& collider : colliders_)
-    moved += collider.shape == ColliderShape::Mesh ? collideWithMesh(collider, friction)
-                                                   : collideWithShape(collider, friction);
-  return moved + collideWithFeatures();
+  return moved;
 }
 
-// Every node in reach of an analytic collider (sphere, plane, box), found through the cloth's tree.
+// Every node in reach of an analytic collider (sphere, plane, box, capsule), found through the cloth's tree.
 int Simulation::collideWithShape(const Collider& collider, Friction friction) {
   const CollisionSettings& c = params_.collision;
   candidates_.clear();
@@ -199,7 +207,7 @@ int Simulation::collideWithShape(const Collider& collider, Friction friction) {
     if (visitStamp_[n] == stamp_ || !cloth_.collides(n)) continue;
     visitStamp_[n] = stamp_;
     const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
-    if (!respond(n, s, friction)) continue;
+    if (!respond(n, s, friction == Friction::On ? collider.frictionWith(c) : 0)) continue;
     ++report_.colliderContacts;
     contactNormal_[n] = s.normal;
     moved += s.distance < c.thickness - kMovedByContact ? 1 : 0;
@@ -209,12 +217,11 @@ int Simulation::collideWithShape(const Collider& collider, Friction friction) {
 
 // One node's contact: out of the collider and no approach velocity, then friction on what it slid in
 // this step. A dragged node follows the mouse along the surface.
-bool Simulation::respond(NodeIndex n, const SurfacePoint& s, Friction friction) {
+bool Simulation::respond(NodeIndex n, const SurfacePoint& s, Real mu) {
   const CollisionSettings& c = params_.collision;
   const Real depth = c.thickness - s.distance;
   if (!resolveContact(s, c.thickness, 0, cloth_.x[n], cloth_.v[n])) return false;
-  if (cloth_.isFree(n) && friction == Friction::On)
-    applyFriction(s.normal, depth, c.friction, xStart_[n], cloth_.x[n], cloth_.v[n]);
+  if (cloth_.isFree(n)) applyFriction(s.normal, depth, mu, xStart_[n], cloth_.x[n], cloth_.v[n]);
   return true;
 }
 
@@ -222,14 +229,27 @@ bool Simulation::respond(NodeIndex n, const SurfacePoint& s, Friction friction) 
 // through between key nodes (feature_contacts.h).
 int Simulation::collideWithFeatures() {
   const CollisionSettings& c = params_.collision;
-  const FeatureContactSettings s{c.thickness, c.friction, 0.5 * keySpacing(cloth_)};
+  Real farthest = 0;  // m: the search for crossings reaches as far as the cloth moved
+  for (std::size_t i = 0; i < cloth_.nodeCount(); ++i)
+    farthest = std::max(farthest, glm::length(cloth_.x[i] - xStart_[i]));
+  FeatureContactSettings s{c.thickness, 0, farthest};
   refitTree(0);
   int contacts = 0;
-  for (std::size_t i = 0; i < colliders_.size(); ++i)
+  for (std::size_t i = 0; i < colliders_.size(); ++i) {
+    s.friction = colliders_[i].frictionWith(c);
     contacts += resolveFeatureContacts(cloth_, xStart_, colliders_[i], features_[i], clothEdges_, tree_, s,
                                        featureScratch_, contactNormal_);
+  }
   report_.featureContacts += contacts;
   return contacts;
+}
+
+// A pole goes where the pins are at time t, as thick as the cloth round it allows (placePole).
+void Simulation::placePoles(Real t) {
+  const Real spacing = keySpacing(cloth_), thickness = params_.collision.thickness;
+  for (std::size_t i = 0; i < colliders_.size(); ++i)
+    if (anchoredColliders_[i].pole)
+      colliders_[i] = placePole(anchoredColliders_[i], kinematics_.motion, t, spacing, thickness);
 }
 
 void Simulation::placeFeatures() {
@@ -254,7 +274,9 @@ int Simulation::collideWithMesh(const Collider& collider, Friction friction) {
     bool contact = false, pushed = false;
     for (int pass = 0; pass < kMeshContactPasses; ++pass) {
       const auto s = meshContact(collider, xStart_[i], cloth_.x[i], c.thickness);
-      if (!s || !respond(static_cast<NodeIndex>(i), *s, friction)) break;
+      if (!s ||
+          !respond(static_cast<NodeIndex>(i), *s, friction == Friction::On ? collider.frictionWith(c) : 0))
+        break;
       contact = true;
       contactNormal_[i] = s->normal;
       if (s->distance >= c.thickness - kMovedByContact) break;  // resting: moved by rounding only
@@ -269,6 +291,8 @@ int Simulation::collideWithMesh(const Collider& collider, Friction friction) {
 
 void Simulation::setColliders(std::vector<Collider> colliders) {
   colliders_ = std::move(colliders);
+  anchoredColliders_ = colliders_;
+  placePoles(time_);
   placeMeshes(colliders_, params_.collision);
   placeFeatures();
 }

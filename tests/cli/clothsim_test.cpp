@@ -52,7 +52,8 @@ TEST_CASE("clothsim: flag stats show a finite run with strain within Provot's bo
   CHECK(j["finite"] == true);
   CHECK(j["max_strain"].get<double>() <= 0.1 + 0.01);
   CHECK(j["kinetic_energy"].get<double>() > 0);
-  CHECK(j["min_collider_clearance"].is_null());
+  // The pole is a collider: the free nodes nearest it, one key spacing (5.6 cm) off its axis, clear it.
+  CHECK(j["min_collider_clearance"].get<double>() > 0.04);
   CHECK(j["bbox_min"].size() == 3);
   CHECK(j["ms_per_step"].get<double>() > 0);
 }

@@ -70,6 +70,14 @@ struct Cloth {
   bool collides(NodeIndex n) const { return kind[static_cast<std::size_t>(n)] != NodeKind::Pinned; }
 };
 
+/// The cloth's triangle edges, each once, and the three edges of every triangle (edge k of triangle t
+/// runs from its corner k to corner k + 1).
+struct ClothEdges {
+  std::vector<std::array<NodeIndex, 2>> nodes;
+  std::vector<std::array<int, 3>> ofTriangle;
+};
+ClothEdges clothEdges(const Cloth& cloth);
+
 /// Rest length of the structural springs (m): the key spacing of a grid cloth; 0 without springs.
 Real keySpacing(const Cloth& cloth);
 

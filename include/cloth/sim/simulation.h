@@ -98,13 +98,15 @@ class Simulation {
   int collideWithMesh(const Collider& collider, Friction friction);
   int collideWithShape(const Collider& collider, Friction friction);
   int collideWithFeatures();
-  bool respond(NodeIndex node, const SurfacePoint& s, Friction friction);
+  bool respond(NodeIndex node, const SurfacePoint& s, Real mu);
   void placeFeatures();
+  void placePoles(Real t);
   void refitTree(Real margin);
 
   Cloth cloth_;
   SimParams params_;
   std::vector<Collider> colliders_;
+  std::vector<Collider> anchoredColliders_;  ///< as given: poles where they are at t = 0
   Kinematics kinematics_;
   AabbTree tree_;
   Real time_ = 0;

@@ -94,4 +94,14 @@ Vec3 closestPointOnTriangle(const Vec3& q, const Vec3& p0, const Vec3& p1, const
   return at(Vec3(1 - v - w, v, w));
 }
 
+std::pair<Real, Real> closestSegmentParameters(const Vec3& p0, const Vec3& p1, const Vec3& q0,
+                                               const Vec3& q1) {
+  const Vec3 d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;
+  const Real a = glm::dot(d1, d1), e = glm::dot(d2, d2), b = glm::dot(d1, d2);
+  const Real c = glm::dot(d1, r), f = glm::dot(d2, r);
+  const Real denom = a * e - b * b;
+  if (!(denom > 1e-12 * a * e)) return {-1, -1};
+  return {(b * f - c * e) / denom, (a * f - b * c) / denom};
+}
+
 }  // namespace cloth::sim

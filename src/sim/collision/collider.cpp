@@ -17,6 +17,15 @@ SurfacePoint sphereSurface(const Collider& c, const Vec3& p) {
   return {len - c.radius, n};
 }
 
+SurfacePoint capsuleSurface(const Collider& c, const Vec3& p) {
+  const Real along = std::clamp(glm::dot(p - c.center, c.normal), -c.halfLength, c.halfLength);
+  const Vec3 d = p - (c.center + along * c.normal);
+  const Real len = glm::length(d);
+  if (len > 0) return {len - c.radius, d / len};
+  const Vec3 across = std::abs(c.normal.x) < 0.9 ? Vec3(1, 0, 0) : Vec3(0, 1, 0);  // on the axis: any way out
+  return {-c.radius, glm::normalize(glm::cross(c.normal, across))};
+}
+
 SurfacePoint boxSurface(const Collider& c, const Vec3& p) {
   const Vec3 local = p - c.center;
   const Vec3 q = glm::abs(local) - c.halfExtents;
@@ -39,6 +48,25 @@ Collider Collider::sphere(const Vec3& center, Real radius) {
   c.center = center;
   c.radius = radius;
   return c;
+}
+
+Collider Collider::capsule(const Vec3& a, const Vec3& b, Real radius) {
+  Collider c;
+  c.shape = ColliderShape::Capsule;
+  c.center = 0.5 * (a + b);
+  c.halfLength = 0.5 * glm::length(b - a);
+  c.normal = c.halfLength > 0 ? (b - a) / (2 * c.halfLength) : Vec3(0, 1, 0);
+  c.radius = radius;
+  return c;
+}
+
+Collider placePole(const Collider& c, const PinMotion& motion, Real t, Real keySpacing, Real thickness) {
+  if (!c.pole || c.shape != ColliderShape::Capsule) return c;
+  const Real radius = std::clamp(0.5 * keySpacing - thickness, Real(0), c.radius);
+  Collider placed = Collider::capsule(motion.apply(c.axisStart(), t), motion.apply(c.axisEnd(), t), radius);
+  placed.pole = true;
+  placed.friction = c.friction;
+  return placed;
 }
 
 Collider Collider::plane(const Vec3& point, const Vec3& normal) {
@@ -99,6 +127,8 @@ SurfacePoint closestSurface(const Collider& c, const Vec3& p, Real reach) {
       return {glm::dot(p - c.center, c.normal), c.normal};
     case ColliderShape::Box:
       return boxSurface(c, p);
+    case ColliderShape::Capsule:
+      return capsuleSurface(c, p);
   }
   return {};
 }
@@ -109,6 +139,12 @@ Aabb colliderBounds(const Collider& c, Real margin) {
       return Aabb{c.center - Vec3(c.radius), c.center + Vec3(c.radius)}.inflated(margin);
     case ColliderShape::Box:
       return Aabb{c.center - c.halfExtents, c.center + c.halfExtents}.inflated(margin);
+    case ColliderShape::Capsule: {
+      Aabb b;
+      b.grow(c.axisStart());
+      b.grow(c.axisEnd());
+      return b.inflated(c.radius + margin);
+    }
     case ColliderShape::Mesh: {
       const Aabb& b = c.mesh->bounds();
       return Aabb{c.placement.apply(b.lo), c.placement.apply(b.hi)}.inflated(margin);
@@ -146,6 +182,7 @@ int pushOutside(std::span<const Collider> colliders, Real clearance, Real reach,
   int moved = 0;
   Real lowest = std::numeric_limits<Real>::infinity();
   for (const Collider& c : colliders) {
+    if (c.shape == ColliderShape::Capsule) continue;
     const Aabb near = colliderBounds(c, reach);
     for (glm::vec3& point : points) {
       const Vec3 p(point);

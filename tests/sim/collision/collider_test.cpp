@@ -139,3 +139,41 @@ TEST_CASE("collider: pushOutside lifts points that sank into a collider to the c
   CHECK(points[3] == glm::vec3(0));  // a whole radius deep: beyond reach, not a sunken surface
   CHECK(deepest == Approx(-0.02).margin(1e-6));
 }
+
+TEST_CASE("collider: a capsule's surface is its radius off the axis, round at the ends") {
+  const Collider pole = Collider::capsule(Vec3(0, 0, 0), Vec3(0, 2, 0), 0.1);
+  CHECK(pole.halfLength == Approx(1));
+  const SurfacePoint side = closestSurface(pole, Vec3(0.3, 1.2, 0));
+  CHECK(side.distance == Approx(0.2));
+  CHECK(side.normal.x == Approx(1));
+  const SurfacePoint top = closestSurface(pole, Vec3(0, 2.5, 0));
+  CHECK(top.distance == Approx(0.4));
+  CHECK(top.normal.y == Approx(1));
+  const SurfacePoint inside = closestSurface(pole, Vec3(0, 1, 0));  // on the axis
+  CHECK(inside.distance == Approx(-0.1));
+  CHECK(glm::length(inside.normal) == Approx(1));
+  CHECK(glm::dot(inside.normal, pole.normal) == Approx(0).margin(1e-12));
+  const Aabb box = colliderBounds(pole, 0.01);
+  CHECK(box.lo.y == Approx(-0.11));
+  CHECK(box.hi.x == Approx(0.11));
+}
+
+TEST_CASE("collider: a pole moves as a pinned node does, and thins to leave the cloth round it clear") {
+  PinMotion m;
+  m.pivot = Vec3(0, 1, 0);
+  m.axis = Vec3(0, 0, 1);
+  m.amplitude = 0.5;
+  m.frequency = 1;
+  Collider pole = Collider::capsule(Vec3(0, 1, 0), Vec3(0, 2, 0), 0.012);
+  CHECK(placePole(pole, m, 0.25, 0.05, 0.005).center == pole.center);  // not a pole: left as it is
+  pole.pole = true;
+  pole.friction = 0;
+  const Collider placed = placePole(pole, m, 0.25, 0.05, 0.005);
+  CHECK(glm::length(placed.axisEnd() - m.apply(Vec3(0, 2, 0), 0.25)) < 1e-12);
+  CHECK(glm::length(placed.axisStart() - Vec3(0, 1, 0)) < 1e-12);  // the grip is the pivot
+  CHECK(placed.pole);
+  CHECK(placed.friction == 0);
+  CHECK(placed.radius == Approx(0.012));                              // 5 cm spacing: room for it
+  CHECK(placePole(pole, m, 0, 0.02, 0.005).radius == Approx(0.005));  // 2 cm: 1 cm - 0.5 cm
+  CHECK(placePole(pole, m, 0, 0.005, 0.005).radius == 0);             // 100^2 flag: a line
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <glm/geometric.hpp>
 
@@ -42,7 +43,7 @@ TEST_CASE("self_collision: a node that passed through the cloth is put back on i
   tree.build(c.x, c.triangles);
   tree.refit(c.x, 0.005);
   SelfCollisionScratch scratch;
-  const int contacts = resolveSelfCollisions(c, start, tree, 0.005, scratch);
+  const int contacts = resolveSelfCollisions(c, start, tree, clothEdges(c), 0.005, {}, scratch);
   CHECK(contacts >= 1);
   // The node is back above every triangle by about the thickness (one pass over the contacts, so
   // resolving a neighbouring triangle may take back a little), and no longer approaching.
@@ -66,7 +67,7 @@ TEST_CASE("self_collision: against a pinned sheet the node alone moves, to exact
   tree.build(c.x, c.triangles);
   tree.refit(c.x, 0.005);
   SelfCollisionScratch scratch;
-  CHECK(resolveSelfCollisions(c, start, tree, 0.005, scratch) >= 1);
+  CHECK(resolveSelfCollisions(c, start, tree, clothEdges(c), 0.005, {}, scratch) >= 1);
   CHECK(c.x.back().y == Approx(0.005));
   CHECK(c.v.back().y == Approx(0.0).margin(1e-12));
   for (std::size_t i = 0; i + 1 < c.nodeCount(); ++i) CHECK(c.x[i] == start[i]);
@@ -79,7 +80,7 @@ TEST_CASE("self_collision: distant nodes and a node's own triangles are left alo
   tree.build(c.x, c.triangles);
   tree.refit(c.x, 0.005);
   SelfCollisionScratch scratch;
-  CHECK(resolveSelfCollisions(c, before, tree, 0.005, scratch) == 0);
+  CHECK(resolveSelfCollisions(c, before, tree, clothEdges(c), 0.005, {}, scratch) == 0);
   CHECK(c.x == before);
 }
 
@@ -141,4 +142,52 @@ TEST_CASE("self_collision: a cloth piling onto the ground keeps its layers apart
     else
       CHECK(closest < 0.1 * thickness);  // the layers pass through each other
   }
+}
+
+TEST_CASE("self_collision: a node carried far through the cloth in one step is put back") {
+  Cloth c = sheetWithNodeAbove(Vec3(0.07, 0.02, 0.06));
+  const std::vector<Vec3> start = c.x;
+  c.x.back().y = -0.03;  // 3 cm through: six thicknesses, farther than any proximity test looks
+  AabbTree tree;
+  tree.build(c.x, c.triangles);
+  tree.refit(c.x);
+  SelfCollisionScratch scratch;
+  CHECK(resolveSelfCollisions(c, start, tree, clothEdges(c), 0.005, {}, scratch) >= 1);
+  Vec3 bary;
+  const Vec3 q = closestPointOnTriangle(c.x.back(), c.x[4], c.x[5], c.x[8], bary);
+  CHECK(c.x.back().y > q.y);  // above the sheet again
+}
+
+TEST_CASE("self_collision: two edges that passed through each other are put back, a thickness apart") {
+  // A flat sliver (nodes 0-2) and an upright triangle (3-5) whose bottom edge 3-4 passes from above to
+  // below the sliver, across its edges 0-1 and 1-2: no node comes near the other's triangle, only the
+  // edges meet.
+  Cloth c;
+  c.nu = 6;
+  c.nv = 1;
+  const Real yStart = 0.01, yEnd = -0.01;
+  auto place = [&](Real y) {
+    return std::vector<Vec3>{Vec3(0, 0, 0),     Vec3(1, 0, 0),      Vec3(0.2, 0, -0.05),
+                             Vec3(0.5, y, 0.3), Vec3(0.5, y, -0.3), Vec3(0.5, y + 0.5, 0)};
+  };
+  const std::vector<Vec3> start = place(yStart);
+  c.x = place(yEnd);
+  c.restX = start;
+  c.v.assign(6, Vec3(0));
+  c.mass.assign(6, 0.004);
+  c.kind.assign(6, NodeKind::Free);
+  c.uv.assign(6, Vec2(0));
+  c.triangles = {{{0, 1, 2}}, {{3, 4, 5}}};
+  AabbTree tree;
+  tree.build(c.x, c.triangles);
+  tree.refit(c.x);
+  SelfCollisionScratch scratch;
+  REQUIRE(resolveSelfCollisions(c, start, tree, clothEdges(c), 0.005, {}, scratch) == 2);
+  for (const auto& [a, b] : {std::pair{0, 1}, std::pair{1, 2}}) {  // edge 3-4 above both, where they cross
+    const auto [u, w] = closestSegmentParameters(c.x[a], c.x[b], c.x[3], c.x[4]);
+    const Real below = c.x[a].y + u * (c.x[b].y - c.x[a].y), above = c.x[3].y + w * (c.x[4].y - c.x[3].y);
+    CHECK(above - below > 0.9 * 0.005);
+  }
+  CHECK(c.x[0].y < 0);  // both sides moved
+  CHECK(c.x[3].y > yEnd);
 }

@@ -180,3 +180,22 @@ TEST_CASE("scenes: Huang's single shear spring keeps the curtain's sag but leans
   CHECK(mirrorAsymmetry(both) < 1e-3);
   CHECK(mirrorAsymmetry(single) > 0.03);
 }
+
+TEST_CASE("scenes: the flag's pole is a collider - without drag the flag wraps round it, never into it") {
+  for (const char* name : {"flag", "waving-flag"}) {
+    INFO(name);
+    Scene scene = *findScene(name);
+    REQUIRE(scene.colliders.size() == 1);
+    REQUIRE(scene.colliders[0].shape == ColliderShape::Capsule);
+    scene.params.wind.dragCoefficient = 0;  // nothing holds it out in the wind: it swings onto the pole
+    Simulation sim = instantiate(scene);
+    Real closest = 1;
+    while (sim.time() < 4) {
+      sim.step();
+      closest = std::min(closest, *minColliderClearance(sim.cloth(), sim.colliders()));
+    }
+    const Real thickness = scene.params.collision.thickness;
+    CHECK(closest < 0.02);             // it came to the pole
+    CHECK(closest > 0.9 * thickness);  // and stayed outside it
+  }
+}

@@ -3,6 +3,7 @@
 
 #include <limits>
 #include <span>
+#include <utility>
 
 #include <glm/common.hpp>
 
@@ -53,6 +54,11 @@ bool intersects(const Ray& ray, const Aabb& box, Real tMax, Real* tEnter = nullp
 /// writes t and the barycentric coordinates (w0, w1, w2) of the hit point.
 bool intersects(const Ray& ray, const Vec3& p0, const Vec3& p1, const Vec3& p2, Real tMax, Real& t,
                 Vec3& bary);
+
+/// Parameters (s along p0-p1, t along q0-q1) of the closest points of the lines through two segments,
+/// or (-1, -1) when they are parallel. Either may lie outside [0, 1].
+std::pair<Real, Real> closestSegmentParameters(const Vec3& p0, const Vec3& p1, const Vec3& q0,
+                                               const Vec3& q1);
 
 /// Closest point of triangle (p0, p1, p2) to q, with its barycentric coordinates.
 Vec3 closestPointOnTriangle(const Vec3& q, const Vec3& p0, const Vec3& p1, const Vec3& p2, Vec3& bary);

@@ -9,26 +9,38 @@
 
 #include "cloth/sim/collision/aabb.h"
 #include "cloth/sim/collision/collision_mesh.h"
+#include "cloth/sim/kinematics.h"
 #include "cloth/sim/settings.h"
 
 namespace cloth::sim {
 
-enum class ColliderShape { Sphere, Plane, Box, Mesh };
+enum class ColliderShape { Sphere, Plane, Box, Mesh, Capsule };
 
 /// A static rigid obstacle. Which fields matter depends on the shape.
 struct Collider {
   ColliderShape shape = ColliderShape::Sphere;
   Vec3 center{0};                             ///< sphere or box centre, or a point on the plane (m)
   Real radius = 0.25;                         ///< sphere radius (m)
-  Vec3 normal{0, 1, 0};                       ///< plane normal, unit length
+  Vec3 normal{0, 1, 0};                       ///< plane normal, or a capsule's axis; unit length
+  Real halfLength = 0;                        ///< capsule: half the length of its axis (m)
   Vec3 halfExtents{0.25};                     ///< box half sizes along x, y, z (m)
   std::shared_ptr<const CollisionMesh> mesh;  ///< the mesh (shared: colliders are copied freely)
   MeshPlacement placement;                    ///< where the mesh is (placeMesh sets it)
+  bool pole = false;   ///< a capsule through the cloth's pinned column: a flag's pole (placePole)
+  Real friction = -1;  ///< Coulomb coefficient against this collider; < 0: the scene's `friction`
+
+  /// The Coulomb coefficient of contacts with this collider under the given settings.
+  Real frictionWith(const CollisionSettings& s) const { return friction >= 0 ? friction : s.friction; }
 
   static Collider sphere(const Vec3& center, Real radius);
   static Collider plane(const Vec3& point, const Vec3& normal);
   static Collider box(const Vec3& center, const Vec3& halfExtents);
   static Collider meshOf(std::shared_ptr<const CollisionMesh> mesh);
+  /// A rod of `radius` around the segment a-b with round ends (a flag's pole).
+  static Collider capsule(const Vec3& a, const Vec3& b, Real radius);
+  /// A capsule's axis ends: center -/+ halfLength normal.
+  Vec3 axisStart() const { return center - halfLength * normal; }
+  Vec3 axisEnd() const { return center + halfLength * normal; }
 };
 
 /// Where a mesh goes by the collision settings: with `meshFit`, scaled so its largest side is
@@ -46,6 +58,12 @@ struct SurfacePoint {
   Vec3 normal{0, 1, 0};
 };
 
+/// A pole where the pin motion puts it at time t (s), its axis ends moved as pinned nodes are, and no
+/// thicker than the cloth's gap round its pinned column allows: a node one key spacing off the axis
+/// must stay a contact thickness clear of it, however fine the grid (radius <= spacing / 2 - thickness,
+/// at least 0). Any other collider is returned as it is.
+Collider placePole(const Collider& c, const PinMotion& motion, Real t, Real keySpacing, Real thickness);
+
 /// For a mesh, within `reach` of its surface (sign by pseudo-normal); beyond it the distance is
 /// +infinity.
 SurfacePoint closestSurface(const Collider& c, const Vec3& p, Real reach = 1.0);
@@ -58,7 +76,8 @@ std::optional<SurfacePoint> meshContact(const Collider& c, const Vec3& from, con
 
 /// Moves every point closer than `clearance` to a collider's surface (or inside it, down to `reach`
 /// deep) out to `clearance`: for a render surface refined from key nodes that only the key nodes
-/// kept outside. Returns how many points moved; `deepest` receives the smallest signed distance
+/// kept outside. Capsules are left out: a flag's pole holds its pinned edge on the axis. Returns how
+/// many points moved; `deepest` receives the smallest signed distance
 /// found before moving (m), if any point was within reach.
 int pushOutside(std::span<const Collider> colliders, Real clearance, Real reach, std::span<glm::vec3> points,
                 Real* deepest = nullptr);

@@ -36,18 +36,11 @@ struct ColliderFeatures {
 /// meet at a convex angle over kSharpAngle, its open rims, and their end vertices.
 ColliderFeatures sharpFeatures(const Collider& collider);
 
-/// The cloth's triangle edges, each once, and the three edges of every triangle.
-struct ClothEdges {
-  std::vector<std::array<NodeIndex, 2>> nodes;
-  std::vector<std::array<int, 3>> ofTriangle;
-};
-ClothEdges clothEdges(const Cloth& cloth);
-
 /// Contact settings of feature contacts.
 struct FeatureContactSettings {
   Real thickness = 0.005;  ///< m: the gap kept between the cloth and a feature
   Real friction = 0.3;     ///< Coulomb coefficient
-  Real reach = 0.02;       ///< m: deepest a feature may be through the cloth and still be pushed out
+  Real sweep = 0.02;       ///< m: the farthest a cloth node moved in this step (how far to search)
 };
 
 /// Scratch of resolveFeatureContacts, reused between calls.
@@ -57,7 +50,7 @@ struct FeatureScratch {
   std::uint32_t stamp = 0;
 };
 
-/// Pushes the cloth off every feature closer than the thickness (or through it, within reach), on
+/// Pushes the cloth off every feature closer than the thickness (or through it), on
 /// the feature's outward side: moves the cloth's contact point out along the normal, spread over its
 /// non-pinned nodes, removes the approach velocity and applies Coulomb friction. A feature through the
 /// cloth is pushed back only if it came through in this step (the cloth was outside at `xStart`, the
