@@ -24,10 +24,11 @@ assert accuracy and not missed, missed
 colliders = d["colliders"]
 assert colliders[0]["triangles"] == 0 and len(colliders) >= 3, colliders
 assert all(r["ms_per_step_median"] > 0 for r in colliders), colliders
-# Contacts: every scenario a row; the drag into the table and the ball keep the colliders out.
+# Contacts: every scenario a row; the drag into the table and the ball (with and without self-collision)
+# keep the colliders out.
 contacts = {r["scenario"]: r for r in d["contacts"]}
 assert len(contacts) >= 4 and all(r["ms_per_step"] > 0 for r in contacts.values()), contacts
-held = [r for name, r in contacts.items() if name.startswith(("drape 30^2: node", "ball"))]
-assert len(held) == 2 and all(r["max_collider_penetrations"] == 0 for r in held), held
+held = [r for name, r in contacts.items() if name.startswith(("drape 30^2: node (15,15) dragged", "ball"))]
+assert len(held) == 3 and all(r["max_collider_penetrations"] == 0 for r in held), held
 print("clothbench smoke: ok")
 PY
