@@ -181,7 +181,7 @@ int Simulation::collide(Friction friction) {
     for (const Collider& collider : colliders_)
       moved += collider.shape == ColliderShape::Mesh ? collideWithMesh(collider, friction)
                                                      : collideWithShape(collider, friction);
-    moved += collideWithFeatures();
+    moved += collideWithFeatures(friction);
   }
   if (c.selfCollision && friction == Friction::On) {  // the rounds after it are for the colliders
     refitTree(0);
@@ -226,22 +226,30 @@ bool Simulation::respond(NodeIndex n, const SurfacePoint& s, Real mu) {
 }
 
 // The colliders' sharp corners and edges against the cloth's triangles and edges, so that none comes
-// through between key nodes (feature_contacts.h).
-int Simulation::collideWithFeatures() {
+// through between key nodes (feature_contacts.h). The pairs that may meet in the step are found in its
+// first pass and kept for the passes after the stretch limit.
+int Simulation::collideWithFeatures(Friction friction) {
+  if (std::all_of(features_.begin(), features_.end(), [](const ColliderFeatures& f) { return f.empty(); }))
+    return 0;
   const CollisionSettings& c = params_.collision;
-  Real farthest = 0;  // m: the search for crossings reaches as far as the cloth moved
-  for (std::size_t i = 0; i < cloth_.nodeCount(); ++i)
-    farthest = std::max(farthest, glm::length(cloth_.x[i] - xStart_[i]));
-  FeatureContactSettings s{c.thickness, 0, farthest};
-  refitTree(0);
+  if (friction == Friction::On) findFeaturePairs();
+  FeatureContactSettings s{c.thickness, 0};
   int contacts = 0;
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     s.friction = colliders_[i].frictionWith(c);
-    contacts += resolveFeatureContacts(cloth_, xStart_, colliders_[i], features_[i], clothEdges_, tree_, s,
-                                       featureScratch_, contactNormal_);
+    contacts += resolveFeatureContacts(cloth_, xStart_, colliders_[i], features_[i], clothEdges_,
+                                       featurePairs_[i], s, contactNormal_);
   }
   report_.featureContacts += contacts;
   return contacts;
+}
+
+void Simulation::findFeaturePairs() {
+  refitTree(0);
+  featurePairs_.resize(colliders_.size());
+  for (std::size_t i = 0; i < colliders_.size(); ++i)
+    sim::findFeaturePairs(cloth_, xStart_, colliders_[i], features_[i], clothEdges_, tree_,
+                          params_.collision.thickness, featureScratch_, featurePairs_[i]);
 }
 
 // A pole goes where the pins are at time t, as thick as the cloth round it allows (placePole).

@@ -97,7 +97,8 @@ class Simulation {
   int collide(Friction friction);
   int collideWithMesh(const Collider& collider, Friction friction);
   int collideWithShape(const Collider& collider, Friction friction);
-  int collideWithFeatures();
+  int collideWithFeatures(Friction friction);
+  void findFeaturePairs();
   bool respond(NodeIndex node, const SurfacePoint& s, Real mu);
   void placeFeatures();
   void placePoles(Real t);
@@ -122,6 +123,7 @@ class Simulation {
   std::vector<ColliderFeatures> features_;  ///< per collider, its sharp corners and edges
   ClothEdges clothEdges_;
   FeatureScratch featureScratch_;
+  std::vector<FeaturePairs> featurePairs_;  ///< per collider, found in the step's first contact pass
   std::vector<NodeIndex> candidates_;
   std::vector<std::uint32_t> visitStamp_;
   std::uint32_t stamp_ = 0;

@@ -157,34 +157,58 @@ ColliderFeatures sharpFeatures(const Collider& collider) {
   return f;
 }
 
-int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
-                           const ColliderFeatures& features, const ClothEdges& edges, const AabbTree& tree,
-                           const FeatureContactSettings& s, FeatureScratch& scratch,
-                           std::span<Vec3> contactNormal) {
-  if (features.empty() || tree.empty()) return 0;
-  const MeshPlacement place = collider.shape == ColliderShape::Mesh ? collider.placement : MeshPlacement{};
-  const Real margin = std::max(s.thickness, s.sweep);
+namespace {
+
+MeshPlacement placementOf(const Collider& collider) {
+  return collider.shape == ColliderShape::Mesh ? collider.placement : MeshPlacement{};
+}
+
+Feature vertexFeature(const ColliderFeatures& f, const MeshPlacement& place, int i) {
+  return {place.apply(f.vertices[i]), Vec3(0), f.vertexNormals[i]};
+}
+
+Feature edgeFeature(const ColliderFeatures& f, const MeshPlacement& place, int i) {
+  return {place.apply(f.edges[i].a), place.apply(f.edges[i].b), f.edgeNormals[i]};
+}
+
+}  // namespace
+
+void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
+                      const ColliderFeatures& features, const ClothEdges& edges, const AabbTree& tree,
+                      Real thickness, FeatureScratch& scratch, FeaturePairs& out) {
+  out.vertexTriangle.clear();
+  out.edgeEdge.clear();
+  if (features.empty() || tree.empty()) return;
+  const MeshPlacement place = placementOf(collider);
+  Real farthest = 0;  // m: the tree holds the cloth where it is; it came from as far as this
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i)
+    farthest = std::max(farthest, glm::length(cloth.x[i] - xStart[i]));
+  const Real margin = thickness + farthest;
   const Aabb clothBox = tree.rootBox().inflated(margin);
-  int contacts = 0;
-  for (std::size_t i = 0; i < features.vertices.size(); ++i) {
-    const Feature f{place.apply(features.vertices[i]), Vec3(0), features.vertexNormals[i]};
-    if (!clothBox.contains(f.p)) continue;
+  auto swept = [&](std::initializer_list<NodeIndex> nodes) {  // where these nodes went in the step
+    Aabb b;
+    for (NodeIndex n : nodes) b.grow(cloth.x[n]), b.grow(xStart[n]);
+    return b.inflated(thickness);
+  };
+  for (int i = 0; i < static_cast<int>(features.vertices.size()); ++i) {
+    const Vec3 p = vertexFeature(features, place, i).p;
+    if (!clothBox.contains(p)) continue;
     scratch.triangles.clear();
-    tree.overlapping(Aabb{f.p, f.p}.inflated(margin), cloth.x, cloth.triangles, scratch.triangles);
-    for (int t : scratch.triangles)
-      contacts += vertexTriangle(cloth, xStart, cloth.triangles[t], f, s, contactNormal) ? 1 : 0;
+    tree.overlapping(Aabb{p, p}.inflated(margin), cloth.x, cloth.triangles, scratch.triangles);
+    for (int t : scratch.triangles) {
+      const Triangle& tri = cloth.triangles[t];
+      if (swept({tri.v[0], tri.v[1], tri.v[2]}).contains(p)) out.vertexTriangle.push_back({i, t});
+    }
   }
   scratch.edgeStamp.resize(edges.nodes.size(), 0);
-  for (std::size_t i = 0; i < features.edges.size(); ++i) {
-    const Feature f{place.apply(features.edges[i].a), place.apply(features.edges[i].b),
-                    features.edgeNormals[i]};
+  for (int i = 0; i < static_cast<int>(features.edges.size()); ++i) {
+    const Feature f = edgeFeature(features, place, i);
     Aabb box;
     box.grow(f.p);
     box.grow(f.q);
-    box = box.inflated(margin);
-    if (!box.overlaps(clothBox)) continue;
+    if (!box.inflated(margin).overlaps(clothBox)) continue;
     scratch.triangles.clear();
-    tree.overlapping(box, cloth.x, cloth.triangles, scratch.triangles);
+    tree.overlapping(box.inflated(margin), cloth.x, cloth.triangles, scratch.triangles);
     if (++scratch.stamp == 0) {  // wrapped around: forget every old visit
       std::fill(scratch.edgeStamp.begin(), scratch.edgeStamp.end(), 0u);
       scratch.stamp = 1;
@@ -193,9 +217,25 @@ int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Col
       for (int e : edges.ofTriangle[t]) {
         if (scratch.edgeStamp[e] == scratch.stamp) continue;
         scratch.edgeStamp[e] = scratch.stamp;
-        contacts += edgeEdge(cloth, xStart, edges.nodes[e], f, s, contactNormal) ? 1 : 0;
+        if (swept({edges.nodes[e][0], edges.nodes[e][1]}).overlaps(box)) out.edgeEdge.push_back({i, e});
       }
   }
+}
+
+int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
+                           const ColliderFeatures& features, const ClothEdges& edges,
+                           const FeaturePairs& pairs, const FeatureContactSettings& s,
+                           std::span<Vec3> contactNormal) {
+  const MeshPlacement place = placementOf(collider);
+  int contacts = 0;
+  for (const auto& [i, t] : pairs.vertexTriangle)
+    contacts +=
+        vertexTriangle(cloth, xStart, cloth.triangles[t], vertexFeature(features, place, i), s, contactNormal)
+            ? 1
+            : 0;
+  for (const auto& [i, e] : pairs.edgeEdge)
+    contacts +=
+        edgeEdge(cloth, xStart, edges.nodes[e], edgeFeature(features, place, i), s, contactNormal) ? 1 : 0;
   return contacts;
 }
 

@@ -31,8 +31,11 @@ int resolve(Cloth& c, const std::vector<Vec3>& xStart, const Collider& box, std:
   tree.refit(c.x);
   FeatureScratch scratch;
   normals.assign(c.nodeCount(), Vec3(0));
-  return resolveFeatureContacts(c, xStart, box, sharpFeatures(box), clothEdges(c), tree,
-                                FeatureContactSettings{}, scratch, normals);
+  const ColliderFeatures features = sharpFeatures(box);
+  const ClothEdges edges = clothEdges(c);
+  FeaturePairs pairs;
+  findFeaturePairs(c, xStart, box, features, edges, tree, FeatureContactSettings{}.thickness, scratch, pairs);
+  return resolveFeatureContacts(c, xStart, box, features, edges, pairs, FeatureContactSettings{}, normals);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "cloth/sim/cloth.h"
@@ -40,26 +41,39 @@ ColliderFeatures sharpFeatures(const Collider& collider);
 struct FeatureContactSettings {
   Real thickness = 0.005;  ///< m: the gap kept between the cloth and a feature
   Real friction = 0.3;     ///< Coulomb coefficient
-  Real sweep = 0.02;       ///< m: the farthest a cloth node moved in this step (how far to search)
 };
 
-/// Scratch of resolveFeatureContacts, reused between calls.
+/// Scratch of findFeaturePairs, reused between calls.
 struct FeatureScratch {
   std::vector<int> triangles;
   std::vector<std::uint32_t> edgeStamp;
   std::uint32_t stamp = 0;
 };
 
-/// Pushes the cloth off every feature closer than the thickness (or through it), on
-/// the feature's outward side: moves the cloth's contact point out along the normal, spread over its
+/// Which of a collider's features may meet which part of the cloth: (vertex, cloth triangle) and
+/// (edge, cloth edge) index pairs where the feature lies within `thickness` of the box the cloth part
+/// swept in the step (from xStart to cloth.x).
+struct FeaturePairs {
+  std::vector<std::pair<int, int>> vertexTriangle;
+  std::vector<std::pair<int, int>> edgeEdge;
+};
+
+/// The broad phase, through the cloth's tree (refit at cloth.x): found once a step and used by every
+/// contact pass of that step (the passes after the stretch limit move the cloth far less than a step).
+void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
+                      const ColliderFeatures& features, const ClothEdges& edges, const AabbTree& tree,
+                      Real thickness, FeatureScratch& scratch, FeaturePairs& out);
+
+/// Pushes the cloth off every feature of `pairs` closer than the thickness (or through it), on the
+/// feature's outward side: moves the cloth's contact point out along the normal, spread over its
 /// non-pinned nodes, removes the approach velocity and applies Coulomb friction. A feature through the
 /// cloth is pushed back only if it came through in this step (the cloth was outside at `xStart`, the
-/// positions at the step's start), so cloth on both sides of a thin part is not pulled across. `tree`
-/// must have been refit at cloth.x. Every node it moves gets the contact's normal in `contactNormal`
-/// (#nodes; added to one already there), for stretch limiting. Returns the number of contacts.
+/// positions at the step's start), so cloth on both sides of a thin part is not pulled across. Every
+/// node it moves gets the contact's normal in `contactNormal` (#nodes; added to one already there),
+/// for stretch limiting. Returns the number of contacts.
 int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
-                           const ColliderFeatures& features, const ClothEdges& edges, const AabbTree& tree,
-                           const FeatureContactSettings& s, FeatureScratch& scratch,
+                           const ColliderFeatures& features, const ClothEdges& edges,
+                           const FeaturePairs& pairs, const FeatureContactSettings& s,
                            std::span<Vec3> contactNormal);
 
 }  // namespace cloth::sim
