@@ -183,12 +183,13 @@ void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Co
   Real farthest = 0;  // m: the tree holds the cloth where it is; it came from as far as this
   for (std::size_t i = 0; i < cloth.nodeCount(); ++i)
     farthest = std::max(farthest, glm::length(cloth.x[i] - xStart[i]));
-  const Real margin = thickness + farthest;
+  const Real reach = 2 * thickness;  // the passes after the stretch limit move the cloth a little more
+  const Real margin = reach + farthest;
   const Aabb clothBox = tree.rootBox().inflated(margin);
   auto swept = [&](std::initializer_list<NodeIndex> nodes) {  // where these nodes went in the step
     Aabb b;
     for (NodeIndex n : nodes) b.grow(cloth.x[n]), b.grow(xStart[n]);
-    return b.inflated(thickness);
+    return b.inflated(reach);
   };
   for (int i = 0; i < static_cast<int>(features.vertices.size()); ++i) {
     const Vec3 p = vertexFeature(features, place, i).p;

@@ -51,8 +51,9 @@ struct FeatureScratch {
 };
 
 /// Which of a collider's features may meet which part of the cloth: (vertex, cloth triangle) and
-/// (edge, cloth edge) index pairs where the feature lies within `thickness` of the box the cloth part
-/// swept in the step (from xStart to cloth.x).
+/// (edge, cloth edge) index pairs where the feature lies within twice `thickness` of the box the cloth
+/// part swept in the step (from xStart to cloth.x): the passes after the stretch limit move it a little
+/// more (with one thickness, a 64^2 cloth over a box kept 6 box edges through it, with two none).
 struct FeaturePairs {
   std::vector<std::pair<int, int>> vertexTriangle;
   std::vector<std::pair<int, int>> edgeEdge;
