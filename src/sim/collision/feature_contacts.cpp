@@ -89,7 +89,7 @@ bool pushOut(Cloth& c, const std::array<NodeIndex, N>& nodes, const std::array<R
     const Real vtLen = glm::length(vt), slowdown = mu * -vn;
     dv = -vn * n - (vtLen > slowdown ? vt * (slowdown / vtLen) : vt);
   }
-  if (!movePoint(c, nodes, w, depth * n, dv, Movable::FreeOrDragged)) return false;
+  if (!movePoint(c, nodes, w, depth * n, dv)) return false;
   for (std::size_t k = 0; k < N; ++k) {
     if (!(w[k] > 0) || !c.collides(nodes[k])) continue;
     Vec3& held = contactNormal[nodes[k]];  // stretch limiting then moves the node only along or off it

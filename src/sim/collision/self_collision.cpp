@@ -29,8 +29,8 @@ Aabb sweptBox(const Cloth& c, std::span<const Vec3> xStart, std::initializer_lis
   return b.inflated(margin);
 }
 
-// Whether a cloth point can be moved along `dir`: one of its free nodes is not resting on a collider
-// that the move would push it into.
+// Whether a cloth point can be moved along `dir`: one of its movable (not pinned) nodes is not resting
+// on a collider that the move would push it into.
 template <std::size_t N>
 bool canPush(const Cloth& c, std::span<const Vec3> contactNormal, const std::array<NodeIndex, N>& nodes,
              const std::array<Real, N>& w, const Vec3& dir) {
@@ -52,9 +52,8 @@ bool pushApart(Cloth& c, std::span<const Vec3> contactNormal, const std::array<N
   if (!aMoves && !bMoves) return false;
   const Real shareA = aMoves && bMoves ? 0.5 : aMoves ? 1.0 : 0.0;
   const Real approach = std::max<Real>(0, -glm::dot(pointVelocity(c, na, wa) - pointVelocity(c, nb, wb), n));
-  if (aMoves) movePoint(c, na, wa, shareA * depth * n, shareA * approach * n, Movable::FreeOrDragged);
-  if (bMoves)
-    movePoint(c, nb, wb, -(1 - shareA) * depth * n, -(1 - shareA) * approach * n, Movable::FreeOrDragged);
+  if (aMoves) movePoint(c, na, wa, shareA * depth * n, shareA * approach * n);
+  if (bMoves) movePoint(c, nb, wb, -(1 - shareA) * depth * n, -(1 - shareA) * approach * n);
   return true;
 }
 

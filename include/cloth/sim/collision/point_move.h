@@ -11,25 +11,18 @@
 
 namespace cloth::sim {
 
-/// Which nodes a contact may move: free ones only, or dragged ones too (against an obstacle the
-/// mouse pulls but the obstacle wins).
-enum class Movable { Free, FreeOrDragged };
-
-inline bool canMove(const Cloth& c, NodeIndex n, Movable m) {
-  return m == Movable::Free ? c.isFree(n) : c.collides(n);
-}
-
-/// The point sum_k w_k x_k moves by dx and its velocity changes by dv, shared over the nodes that can
-/// move. Returns false (and moves nothing) when none can.
+/// The point sum_k w_k x_k moves by dx and its velocity changes by dv, shared over the nodes a contact
+/// may move: every one but a pinned one (a dragged node too: the mouse pulls, contacts win). Returns
+/// false (and moves nothing) when none can.
 template <std::size_t N>
 bool movePoint(Cloth& c, const std::array<NodeIndex, N>& nodes, const std::array<Real, N>& w, const Vec3& dx,
-               const Vec3& dv, Movable movable) {
+               const Vec3& dv) {
   Real w2 = 0;
   for (std::size_t k = 0; k < N; ++k)
-    if (canMove(c, nodes[k], movable)) w2 += w[k] * w[k];
+    if (c.collides(nodes[k])) w2 += w[k] * w[k];
   if (!(w2 > 0)) return false;
   for (std::size_t k = 0; k < N; ++k) {
-    if (!canMove(c, nodes[k], movable)) continue;
+    if (!c.collides(nodes[k])) continue;
     c.x[nodes[k]] += (w[k] / w2) * dx;
     c.v[nodes[k]] += (w[k] / w2) * dv;
   }

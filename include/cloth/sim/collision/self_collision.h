@@ -18,14 +18,14 @@ struct SelfCollisionScratch {
   std::uint32_t stamp = 0;
 };
 
-/// Every node closer than `thickness` (m) to a triangle it is not a corner of, or carried through it in
-/// this step, and every pair of edges sharing no node that came as close or passed through each other,
-/// are pushed apart to `thickness`, towards the sides they were on at xStart, and their approach
-/// velocity is cancelled. Only free nodes move. A pair further through each other than the step could
-/// have carried them, or whose plane turned over in the step, is left: it was not this step's doing.
-/// A node resting on a collider (its `contactNormal`, one per node or empty, is not zero) is not
-/// pushed into it: the other side of the contact takes the whole push. `tree` must be refit to
-/// `cloth.x`. Returns the number of contacts resolved.
+/// Every node closer than `thickness` (m) to a triangle it is not a corner of, or carried through it
+/// in this step, and every pair of edges sharing no node that came as close or passed through each
+/// other, are pushed apart to `thickness`, towards the sides they were on at xStart, and their
+/// approach velocity is cancelled. Pinned nodes do not move; dragged ones do. A pair further through
+/// each other than the step could have carried them, or whose plane turned over in the step, is left:
+/// it was not this step's doing. A node resting on a collider (its `contactNormal`, one per node or
+/// empty, is not zero) is not pushed into it: the other side of the contact takes the whole push.
+/// `tree` must be refit to `cloth.x`. Returns the number of contacts resolved.
 int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, const AabbTree& tree,
                           const ClothEdges& edges, Real thickness, std::span<const Vec3> contactNormal,
                           SelfCollisionScratch& scratch);
