@@ -12,15 +12,16 @@
 #include <filesystem>
 #include <iostream>
 #include <thread>
+#include <utility>
 
 #include <glm/trigonometric.hpp>
 
+#include "cloth/io/capture_names.h"
 #include "cloth/io/mesh_file.h"
 #include "cloth/io/preset_file.h"
 #include "cloth/render/capture.h"
 #include "cloth/render/shader.h"
 #include "cloth/sim/scenes/scenes.h"
-#include "cloth/view/capture_names.h"
 #include "state_dump.h"
 #include "window.h"
 
@@ -28,6 +29,19 @@ namespace cloth::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Runs a function when the scope ends, however it ends.
+template <class F>
+class ScopeExit {
+ public:
+  explicit ScopeExit(F f) : f_(std::move(f)) {}
+  ScopeExit(const ScopeExit&) = delete;
+  ScopeExit& operator=(const ScopeExit&) = delete;
+  ~ScopeExit() { f_(); }
+
+ private:
+  F f_;
+};
 
 std::filesystem::path executableDirectory() {
   std::error_code ec;
@@ -64,21 +78,13 @@ App::App(AppOptions options, config::Settings settings)
     : options_(std::move(options)), state_(std::move(settings)) {
   state_.paused = options_.paused;
   state_.drags = sim::DragScript(options_.drags);
-  for (const std::string& item : options_.show) {  // validated by parseAppOptions
-    render::RenderOptions& r = state_.render;
-    if (item == "wireframe") r.wireframe = true;
-    if (item == "nodes") r.nodeKinds = true;
-    if (item == "strain") r.strainMap = true;
-    if (item == "bump") r.bump = true, state_.settings.detail.hadap.displace = false;
-    if (item == "no-wind") r.windArrow = false;
-    if (item == "no-pins") r.pinnedMarkers = false;
-    if (item == "no-ground") r.ground = false;
-    if (item == "no-ui") state_.showPanels = false;
-  }
+  for (const std::string& item : options_.show)  // validated by parseAppOptions
+    for (const ShowItem& known : showItems())
+      if (known.name == item) known.apply(state_);
   capture_.fps = options_.fps;
   capture_.format = options_.format;
   capture_.vsync = options_.vsync;
-  capture_.ffmpegAvailable = onPath("ffmpeg");
+  capture_.ffmpegAvailable = io::onPath("ffmpeg");
   std::strncpy(capture_.folder, options_.captureDir.c_str(), sizeof capture_.folder - 1);
 }
 
@@ -103,7 +109,7 @@ void App::setUpCamera(glm::vec2 viewSize, float panelWidth) {
 // Shaders, patterns and the scene's target, once a GL context is current. Antialiasing is off by
 // default on a software rasterizer, which spends half its frame on 4x MSAA; without it a window
 // takes the scene in its own back buffer.
-config::Status App::initRendering(glm::ivec2 size, bool window) {
+base::Status App::initRendering(glm::ivec2 size, bool window) {
   renderer_.emplace();
   if (auto st = renderer_->init(render::findShaderDirectory(executableDirectory()), state_.refiner.hadap());
       !st)
@@ -112,7 +118,7 @@ config::Status App::initRendering(glm::ivec2 size, bool window) {
   target_.emplace();
   if (!window || samples > 0) return target_->create(size.x, size.y, samples);
   target_->useWindow(size.x, size.y);
-  return config::Status::success();
+  return base::Status::success();
 }
 
 void App::frame(int steps, glm::ivec2 size) {
@@ -216,7 +222,7 @@ void App::runCommand(view::Command command) {
 void App::saveScreenshot() {
   if (auto st = io::ensureWritableDirectory(capture_.folder); !st)
     return state_.notify("screenshot: " + st.message());
-  const std::filesystem::path target = view::nextScreenshotPath(capture_.folder);
+  const std::filesystem::path target = io::nextScreenshotPath(capture_.folder);
   const auto st = io::writePng(target, target_->read(), io::Overwrite::Never);
   state_.notify(st ? "screenshot saved to " + target.string() : "screenshot failed: " + st.message());
   if (st) state_.lastCapture = target.string();
@@ -329,8 +335,8 @@ void App::windowedUi(Window& window, double wallSeconds) {
   ImGui::NewFrame();
   viewport_ = {window.windowSize().x, window.windowSize().y};
   const ImGuiIO& io = ImGui::GetIO();
-  std::vector<view::Command> commands =
-      input_.handle(events, state_, viewport_, io.WantCaptureMouse, io.WantCaptureKeyboard);
+  std::vector<view::Command> commands = input_.handle(events, {state_.simulation, state_.camera}, viewport_,
+                                                      {io.WantCaptureMouse, io.WantCaptureKeyboard});
   PanelContext panels{state_, capture_, recorder_, requests_, commands};
   drawControlWindow(panels);
   drawOverlays(panels, static_cast<float>(wallSeconds));
@@ -340,6 +346,29 @@ void App::windowedUi(Window& window, double wallSeconds) {
   handleRequests(window);
 }
 
+// One windowed frame: input and panels, the scene into the target, both onto the window.
+void App::windowedFrame(Window& window, double dt) {
+  windowedUi(window, dt);
+  const glm::ivec2 size = window.framebufferSize();
+  if (size != glm::ivec2(target_->width(), target_->height()) && size.x > 0 && size.y > 0)
+    if (auto st = target_->resize(size.x, size.y); !st) state_.notify(st.message());
+  frame(stepsForFrame(dt), size);
+  target_->copyToWindow();
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  window.swapBuffers();
+  // The title names the scene once its first frame is on screen (end-to-end tests wait for it).
+  if (const std::string title = "clothview - " + state_.settings.scene.name; title != title_)
+    window.setTitle(title_ = title);
+}
+
+void App::printSummary(double wall) const {
+  const double fps = wall > 0 ? state_.stats.frames / wall : 0.0;
+  std::cout << "clothview: " << state_.stats.frames << " frames in " << wall << " s (" << fps << " fps, "
+            << (fps > 0 ? 1e3 / fps : 0.0) << " ms a frame); simulated " << state_.stats.simulatedSeconds
+            << " s, " << (wall > 0 ? state_.stats.simulatedSeconds / wall : 0.0) << " of real time\n";
+}
+
 int App::runWindowed() {
   Window window;
   if (auto st = window.open(options_.width, options_.height, "clothview", options_.vsync); !st) {
@@ -347,12 +376,15 @@ int App::runWindowed() {
     return kExitFailure;
   }
   initImGui(window);
-  setUpCamera(window.windowSize(), state_.showPanels ? kPanelWidth * window.contentScale() : 0);
-  if (auto st = initRendering(window.framebufferSize(), true); !st) {
-    std::cerr << "clothview: " << st.message() << "\n";
+  // GL objects go before the context does, on every way out.
+  const ScopeExit releaseGraphics([this] {
     renderer_.reset();
     target_.reset();
     shutdownImGui();
+  });
+  setUpCamera(window.windowSize(), state_.showPanels ? kPanelWidth * window.contentScale() : 0);
+  if (auto st = initRendering(window.framebufferSize(), true); !st) {
+    std::cerr << "clothview: " << st.message() << "\n";
     return kExitFailure;
   }
   if (options_.record) startRecording(*options_.record);
@@ -365,33 +397,14 @@ int App::runWindowed() {
     previous = now;
     if (state_.stats.frames > 0) state_.stats.rate.add(dt, state_.stats.simulatedSeconds - simulatedBefore);
     simulatedBefore = state_.stats.simulatedSeconds;
-    windowedUi(window, dt);
-    const glm::ivec2 size = window.framebufferSize();
-    if (size != glm::ivec2(target_->width(), target_->height()) && size.x > 0 && size.y > 0)
-      if (auto st = target_->resize(size.x, size.y); !st) state_.notify(st.message());
-    frame(stepsForFrame(dt), size);
-    target_->copyToWindow();
-    ImGui::Render();
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    window.swapBuffers();
-    // The title names the scene once its first frame is on screen (end-to-end tests wait for it).
-    if (const std::string title = "clothview - " + state_.settings.scene.name; title != title_)
-      window.setTitle(title_ = title);
+    windowedFrame(window, dt);
     // A recorded frame advances 1 / fps simulated seconds: shown no faster, the cloth moves in real time.
     if (recorder_.active())
       std::this_thread::sleep_until(now + std::chrono::duration_cast<Clock::duration>(
                                               std::chrono::duration<double>(1.0 / capture_.fps)));
   }
-  const double wall = seconds(Clock::now() - start);
-  const double fps = wall > 0 ? state_.stats.frames / wall : 0.0;
-  std::cout << "clothview: " << state_.stats.frames << " frames in " << wall << " s (" << fps << " fps, "
-            << (fps > 0 ? 1e3 / fps : 0.0) << " ms a frame); simulated " << state_.stats.simulatedSeconds
-            << " s, " << (wall > 0 ? state_.stats.simulatedSeconds / wall : 0.0) << " of real time\n";
-  const int code = finish();
-  renderer_.reset();  // GL objects go before the context does
-  target_.reset();
-  shutdownImGui();
-  return code;
+  printSummary(seconds(Clock::now() - start));
+  return finish();
 }
 
 }  // namespace cloth::app

@@ -6,11 +6,11 @@
 #include <optional>
 
 #include "app_options.h"
+#include "cloth/io/recorder.h"
 #include "cloth/render/framebuffer.h"
 #include "cloth/render/renderer.h"
-#include "input_controller.h"
+#include "cloth/view/input_controller.h"
 #include "panels.h"
-#include "recorder.h"
 #include "viewer_state.h"
 
 namespace cloth::app {
@@ -27,7 +27,7 @@ class App {
  private:
   int runWindowed();
   int runHeadless();
-  config::Status initRendering(glm::ivec2 size, bool window);
+  base::Status initRendering(glm::ivec2 size, bool window);
   void setUpCamera(glm::vec2 viewSize, float panelWidth);
   /// One frame: advances the simulation by `steps`, rebuilds the render surface, uploads and draws
   /// it into the offscreen target, and hands the pixels to the recorder if it is recording.
@@ -40,6 +40,8 @@ class App {
   int stepsForFrame(double wallSeconds);
   void capture();
   void windowedUi(class Window& window, double wallSeconds);
+  void windowedFrame(Window& window, double dt);
+  void printSummary(double wallSeconds) const;
   void runCommand(view::Command command);
   void handleRequests(Window& window);
   void addColliderMesh(const std::filesystem::path& path);
@@ -54,10 +56,10 @@ class App {
   std::optional<render::Renderer> renderer_;   ///< lives only while a GL context does
   std::optional<render::SceneTarget> target_;  ///< where the scene is drawn, without the UI
   view::Viewport viewport_;                    ///< the window in cursor coordinates
-  Recorder recorder_;
+  io::Recorder recorder_;
   CaptureSettings capture_;
   UiRequests requests_;
-  InputController input_;
+  view::InputController input_;
   bool quit_ = false;
   bool screenshotRequested_ = false;  ///< S: saved from the next frame drawn
   std::string title_;                 ///< the window's, once set

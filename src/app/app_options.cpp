@@ -5,13 +5,20 @@
 
 #include "cloth/config/command_line.h"
 #include "cloth/view/controls.h"
+#include "viewer_state.h"
 
 namespace cloth::app {
 namespace {
 
 constexpr const char* kVersion = "clothview " CLOTH_VERSION;
 
-void addOptions(CLI::App& app, AppOptions& o, std::string& format, std::vector<std::string>& drags) {
+std::vector<std::string> showNames() {
+  std::vector<std::string> names;
+  for (const ShowItem& item : showItems()) names.emplace_back(item.name);
+  return names;
+}
+
+void addSceneOptions(CLI::App& app, AppOptions& o) {
   app.add_option("--scene", o.scene, "Scene to open (see clothsim --list-scenes)")->default_str("flag");
   app.add_option("--set", o.assignments, "NAME=VALUE parameter, repeatable (see clothsim --list-params)")
       ->take_all()
@@ -22,11 +29,10 @@ void addOptions(CLI::App& app, AppOptions& o, std::string& format, std::vector<s
          "Add a mesh collider from FILE (OBJ, PLY, STL, glTF, FBX, ...), repeatable; in the drape scene "
          "it replaces the table")
       ->allow_extra_args(false);
-  app.add_option("--width", o.width, "Window or image width in pixels")->check(CLI::Range(64, 8192));
-  app.add_option("--height", o.height, "Window or image height in pixels")->check(CLI::Range(64, 8192));
-  app.add_flag("--headless", o.headless, "Render offscreen with no display (EGL), then exit");
-  app.add_option("--seconds", o.seconds, "Headless: simulated seconds to render")
-      ->check(CLI::Range(0.0, 1e5));
+  app.add_flag("--paused", o.paused, "Start paused");
+}
+
+void addCaptureOptions(CLI::App& app, AppOptions& o, std::string& format) {
   app.add_option("--fps", o.fps, "Frames per simulated second of recordings")->check(CLI::Range(1.0, 240.0));
   app.add_option("--record", o.record, "Record frames into a new numbered folder under DIR");
   app.add_option("--record-frames", o.recordFrames, "Stop recording after N frames")
@@ -39,25 +45,41 @@ void addOptions(CLI::App& app, AppOptions& o, std::string& format, std::vector<s
   app.add_option("--screenshot", o.screenshot, "Write the last frame to this PNG file on exit");
   app.add_option("--dump-state", o.dumpState, "Write key-node positions and parameters as JSON on exit");
   app.add_option("--capture-dir", o.captureDir, "Folder for screenshots (S) and recordings (C)");
+  app.add_flag("--force", o.force, "Allow --screenshot and --dump-state to replace existing files");
+}
+
+void addViewOptions(CLI::App& app, AppOptions& o) {
+  app.add_option("--width", o.width, "Window or image width in pixels")->check(CLI::Range(64, 8192));
+  app.add_option("--height", o.height, "Window or image height in pixels")->check(CLI::Range(64, 8192));
+  app.add_flag("!--no-vsync", o.vsync, "Do not wait for the display's refresh");
+  app.add_option("--samples", o.samples, "Antialiasing samples (default: 4, or 0 on a software renderer)")
+      ->check(CLI::IsMember({0, 2, 4, 8, 16}));
+  app.add_option("--camera", o.camera, "View the cloth from YAW,PITCH,DISTANCE (degrees, degrees, m)");
+  std::string items;
+  for (const std::string& name : showNames()) items += (items.empty() ? "" : ", ") + name;
+  app.add_option("--show", o.show, "Overlays: " + items)->delimiter(',')->check(CLI::IsMember(showNames()));
+}
+
+// Runs without a user: headless rendering, scripted drags, quitting on their own.
+void addScriptOptions(CLI::App& app, AppOptions& o, std::vector<std::string>& drags) {
+  app.add_flag("--headless", o.headless, "Render offscreen with no display (EGL), then exit");
+  app.add_option("--seconds", o.seconds, "Headless: simulated seconds to render")
+      ->check(CLI::Range(0.0, 1e5));
   app.add_option("--exit-after-frames", o.exitAfterFrames, "Quit after N frames")
       ->check(CLI::Range(0LL, 1LL << 40));
   app.add_option("--exit-after", o.exitAfterSeconds, "Quit after S seconds of wall time")
       ->check(CLI::Range(0.0, 1e7));
-  app.add_flag("--paused", o.paused, "Start paused");
-  app.add_flag("!--no-vsync", o.vsync, "Do not wait for the display's refresh");
-  app.add_option("--samples", o.samples, "Antialiasing samples (default: 4, or 0 on a software renderer)")
-      ->check(CLI::IsMember({0, 2, 4, 8, 16}));
-  app.add_flag("--force", o.force, "Allow --screenshot and --dump-state to replace existing files");
   app.add_option("--drag", drags,
                  "Pull key node ROW,COL toward the point X,Y,Z (m) from T0 to T1 (s of simulated time), as "
                  "with the mouse, then let go; repeatable")
       ->allow_extra_args(false);
-  app.add_option("--camera", o.camera, "View the cloth from YAW,PITCH,DISTANCE (degrees, degrees, m)");
-  app.add_option("--show", o.show,
-                 "Overlays: wireframe, nodes, strain, bump, no-wind, no-pins, no-ground, no-ui")
-      ->delimiter(',')
-      ->check(CLI::IsMember(
-          {"wireframe", "nodes", "strain", "bump", "no-wind", "no-pins", "no-ground", "no-ui"}));
+}
+
+void addOptions(CLI::App& app, AppOptions& o, std::string& format, std::vector<std::string>& drags) {
+  addSceneOptions(app, o);
+  addViewOptions(app, o);
+  addCaptureOptions(app, o, format);
+  addScriptOptions(app, o, drags);
   app.set_version_flag("--version", kVersion);
 }
 

@@ -8,11 +8,12 @@
 #include <vector>
 
 #include "cloth/config/command_line.h"
+#include "cloth/io/recorder.h"
 #include "cloth/sim/drag_script.h"
 
 namespace cloth::app {
 
-enum class CaptureFormat { Png, Mp4, Pc2 };
+using io::CaptureFormat;
 
 struct AppOptions {
   std::string scene = "flag";

@@ -170,34 +170,28 @@ void drawWindPanel(PanelContext& c) {
   params(s, {"gust", "gust_frequency"});
 }
 
-void drawDetailPanel(PanelContext& c) {
+void drawHadapTree(PanelContext& c) {
   ViewerState& s = c.state;
-  int mode = static_cast<int>(s.settings.detail.mode);
-  const char* names[] = {"key", "spline", "wrinkled", "Hadap"};
-  for (int i = 0; i < 4; ++i) {
-    if (i) ImGui::SameLine();
-    ImGui::RadioButton(names[i], &mode, i);
-  }
-  s.settings.detail.mode = static_cast<detail::DetailMode>(mode);
-  params(s, {"refine", "c", "wrinkle_amplitude"});
-  if (ImGui::TreeNode("Hadap wrinkles")) {
-    params(s, {"pattern", "wrinkle_scale", "wrinkle_bias", "wrinkle_clip", "wrinkle_variance",
-               "wrinkle_power", "wrinkle_depth", "pattern_tiles", "wrinkle_window", "wrinkle_smoothing"});
-    int shading = s.settings.detail.hadap.displace ? 0 : 1;
-    ImGui::RadioButton("displacement", &shading, 0);
+  if (!ImGui::TreeNode("Hadap wrinkles")) return;
+  params(s, {"pattern", "wrinkle_scale", "wrinkle_bias", "wrinkle_clip", "wrinkle_variance", "wrinkle_power",
+             "wrinkle_depth", "pattern_tiles", "wrinkle_window", "wrinkle_smoothing"});
+  int shading = s.settings.detail.hadap.displace ? 0 : 1;
+  ImGui::RadioButton("displacement", &shading, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("bump map", &shading, 1);
+  s.settings.detail.hadap.displace = shading == 0;
+  s.render.bump = shading == 1;
+  ImGui::InputText("pattern PNG", c.capture.patternPath, sizeof c.capture.patternPath);
+  ImGui::TextUnformatted("load as");
+  const char* slots[] = {"u folds", "v folds", "diagonal", "anti-diagonal"};
+  for (int slot = 0; slot < detail::HadapWrinkles::kPatterns; ++slot) {
     ImGui::SameLine();
-    ImGui::RadioButton("bump map", &shading, 1);
-    s.settings.detail.hadap.displace = shading == 0;
-    s.render.bump = shading == 1;
-    ImGui::InputText("pattern PNG", c.capture.patternPath, sizeof c.capture.patternPath);
-    ImGui::TextUnformatted("load as");
-    const char* slots[] = {"u folds", "v folds", "diagonal", "anti-diagonal"};
-    for (int slot = 0; slot < detail::HadapWrinkles::kPatterns; ++slot) {
-      ImGui::SameLine();
-      if (ImGui::SmallButton(slots[slot])) c.requests.loadPatternSlot = slot;
-    }
-    ImGui::TreePop();
+    if (ImGui::SmallButton(slots[slot])) c.requests.loadPatternSlot = slot;
   }
+  ImGui::TreePop();
+}
+
+void drawOverlayToggles(ViewerState& s) {
   ImGui::Checkbox("key wireframe", &s.render.wireframe);
   remember(s, "key wireframe");
   ImGui::SameLine();
@@ -209,6 +203,20 @@ void drawDetailPanel(PanelContext& c) {
   ImGui::Checkbox("pins", &s.render.pinnedMarkers);
   ImGui::SameLine();
   ImGui::Checkbox("ground", &s.render.ground);
+}
+
+void drawDetailPanel(PanelContext& c) {
+  ViewerState& s = c.state;
+  int mode = static_cast<int>(s.settings.detail.mode);
+  const char* names[] = {"key", "spline", "wrinkled", "Hadap"};
+  for (int i = 0; i < 4; ++i) {
+    if (i) ImGui::SameLine();
+    ImGui::RadioButton(names[i], &mode, i);
+  }
+  s.settings.detail.mode = static_cast<detail::DetailMode>(mode);
+  params(s, {"refine", "c", "wrinkle_amplitude"});
+  drawHadapTree(c);
+  drawOverlayToggles(s);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("The cloth is two-sided: red and white checks in front, beige and brown on the back.");
   ImGui::PopStyleColor();

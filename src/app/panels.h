@@ -8,7 +8,7 @@
 #include "cloth/view/controls.h"
 
 #include "app_options.h"
-#include "recorder.h"
+#include "cloth/io/recorder.h"
 #include "viewer_state.h"
 
 namespace cloth::app {
@@ -39,7 +39,7 @@ struct CaptureSettings {
 struct PanelContext {
   ViewerState& state;
   CaptureSettings& capture;
-  const Recorder& recorder;
+  const io::Recorder& recorder;
   UiRequests& requests;
   std::vector<view::Command>& commands;  ///< buttons that do what a key does
 };

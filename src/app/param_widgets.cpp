@@ -31,7 +31,7 @@ void tooltip(const config::ParamSpec& p) {
 
 bool commit(config::Settings& s, const config::ParamSpec& p, const config::ParamValue& v,
             std::string& error) {
-  const config::Status st = config::setParam(s, p, v);
+  const base::Status st = config::setParam(s, p, v);
   if (!st) error = st.message() + "; " + std::string(p.name) + " stays " + config::formatParam(s, p);
   return st.ok();
 }

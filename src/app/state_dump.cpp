@@ -18,9 +18,21 @@ nlohmann::json contactsJson(const sim::Simulation& simulation) {
   return {{"self_intersections", f.selfIntersections}, {"collider_penetrations", f.colliderPenetrations}};
 }
 
-}  // namespace
+// The frame rate and what holds now.
+void addFrameFields(nlohmann::json& j, const ViewerState& s) {
+  j["time"] = s.simulation.time();
+  j["frames"] = s.stats.frames;
+  j["fps"] = s.stats.rate.fps();
+  j["ms_per_frame"] = s.stats.rate.msPerFrame();
+  j["real_time_fraction"] = s.stats.rate.realTimeFraction();
+  j["simulated_seconds"] = s.stats.simulatedSeconds;
+  j["paused"] = s.paused;
+  j["warnings"] = nlohmann::json::array();
+  for (const view::Warning& w : s.warnings) j["warnings"].push_back({{"where", w.where}, {"text", w.text}});
+}
 
-std::string stateJson(const ViewerState& s, const view::Viewport& window) {
+// Key nodes in the world and on screen, the pinned ones, the window and the camera.
+void addViewFields(nlohmann::json& j, const ViewerState& s, const view::Viewport& window) {
   using nlohmann::json;
   const sim::Cloth& c = s.simulation.cloth();
   json nodes = json::array(), screen = json::array(), pinned = json::array();
@@ -30,18 +42,6 @@ std::string stateJson(const ViewerState& s, const view::Viewport& window) {
     screen.push_back(px ? json::array({px->x, px->y}) : json(nullptr));
     if (c.kind[i] == sim::NodeKind::Pinned) pinned.push_back(i);
   }
-  json j;
-  j["time"] = s.simulation.time();
-  j["frames"] = s.stats.frames;
-  j["fps"] = s.stats.rate.fps();
-  j["ms_per_frame"] = s.stats.rate.msPerFrame();
-  j["real_time_fraction"] = s.stats.rate.realTimeFraction();
-  j["simulated_seconds"] = s.stats.simulatedSeconds;
-  j["warnings"] = nlohmann::json::array();
-  for (const view::Warning& w : s.warnings) j["warnings"].push_back({{"where", w.where}, {"text", w.text}});
-  j["widgets"] = json::object();
-  for (const auto& [name, r] : s.widgets) j["widgets"][name] = {r.x, r.y, r.z, r.w};
-  j["paused"] = s.paused;
   j["nu"] = c.nu;
   j["nv"] = c.nv;
   j["key_nodes"] = nodes;
@@ -52,14 +52,24 @@ std::string stateJson(const ViewerState& s, const view::Viewport& window) {
                  {"distance", s.camera.distance},
                  {"yaw", s.camera.yaw},
                  {"pitch", s.camera.pitch}};
-  j["colliders"] = json::array();
+  j["widgets"] = json::object();
+  for (const auto& [name, r] : s.widgets) j["widgets"][name] = {r.x, r.y, r.z, r.w};
+}
+
+}  // namespace
+
+std::string stateJson(const ViewerState& s, const view::Viewport& window) {
+  nlohmann::json j;
+  addFrameFields(j, s);
+  addViewFields(j, s, window);
+  j["colliders"] = nlohmann::json::array();
   for (const sim::Collider& k : s.simulation.colliders())
     j["colliders"].push_back(
         {{"shape", sim::name(k.shape)}, {"triangles", k.mesh ? k.mesh->mesh().triangles.size() : 0}});
   j["contacts"] = contactsJson(s.simulation);
   j["detail"] = detail::name(s.settings.detail.mode);
   j["render_nodes"] = s.surface.vertexCount();
-  j["params"] = json::parse(config::presetJson(s.settings))["params"];
+  j["params"] = nlohmann::json::parse(config::presetJson(s.settings))["params"];
   return j.dump(1) + "\n";
 }
 

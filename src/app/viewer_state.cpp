@@ -20,7 +20,26 @@ double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+constexpr ShowItem kShowItems[] = {
+    {"wireframe", [](ViewerState& s) { s.render.wireframe = true; }},
+    {"nodes", [](ViewerState& s) { s.render.nodeKinds = true; }},
+    {"strain", [](ViewerState& s) { s.render.strainMap = true; }},
+    {"bump",
+     [](ViewerState& s) {
+       s.render.bump = true;
+       s.settings.detail.hadap.displace = false;
+     }},
+    {"no-wind", [](ViewerState& s) { s.render.windArrow = false; }},
+    {"no-pins", [](ViewerState& s) { s.render.pinnedMarkers = false; }},
+    {"no-ground", [](ViewerState& s) { s.render.ground = false; }},
+    {"no-ui", [](ViewerState& s) { s.showPanels = false; }},
+};
+
 }  // namespace
+
+std::span<const ShowItem> showItems() {
+  return kShowItems;
+}
 
 ViewerState::ViewerState(config::Settings initial)
     : settings(std::move(initial)), simulation(sim::instantiate(settings.scene)) {

@@ -4,7 +4,9 @@
 
 #include <deque>
 #include <map>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cloth/config/settings.h"
@@ -84,5 +86,13 @@ struct ViewerState {
  private:
   std::deque<std::pair<double, long long>> recoveryLog_;  ///< (simulated time, recoveries so far) per frame
 };
+
+/// An overlay `--show` switches on or off, and how.
+struct ShowItem {
+  std::string_view name;
+  void (*apply)(ViewerState& state);
+};
+/// Every `--show` item, in the order the help lists them.
+std::span<const ShowItem> showItems();
 
 }  // namespace cloth::app

@@ -5,6 +5,12 @@
 namespace cloth::app {
 namespace {
 
+// GLFW's modifier bits as view::Modifier bits.
+int modifiers(int glfwMods) {
+  return (glfwMods & GLFW_MOD_SHIFT ? view::kShift : 0) | (glfwMods & GLFW_MOD_CONTROL ? view::kControl : 0) |
+         (glfwMods & GLFW_MOD_ALT ? view::kAlt : 0) | (glfwMods & GLFW_MOD_SUPER ? view::kSuper : 0);
+}
+
 Window* owner(GLFWwindow* w) {
   return static_cast<Window*>(glfwGetWindowUserPointer(w));
 }
@@ -34,10 +40,10 @@ Window::~Window() {
   glfwTerminate();
 }
 
-config::Status Window::open(int width, int height, const std::string& title, bool vsync) {
-  if (!glfwInit()) return config::Status::failure("cannot open a window: " + lastGlfwError());
+base::Status Window::open(int width, int height, const std::string& title, bool vsync) {
+  if (!glfwInit()) return base::Status::failure("cannot open a window: " + lastGlfwError());
   window_ = createWindow(width, height, title);
-  if (!window_) return config::Status::failure("cannot create an OpenGL 3.3 window: " + lastGlfwError());
+  if (!window_) return base::Status::failure("cannot create an OpenGL 3.3 window: " + lastGlfwError());
   setVsync(vsync);
   glfwSetWindowUserPointer(window_, this);
   glfwSetMouseButtonCallback(window_, onMouseButton);
@@ -45,7 +51,7 @@ config::Status Window::open(int width, int height, const std::string& title, boo
   glfwSetScrollCallback(window_, onScroll);
   glfwSetKeyCallback(window_, onKey);
   glfwSetDropCallback(window_, onDrop);
-  return config::Status::success();
+  return base::Status::success();
 }
 
 void Window::setVsync(bool on) {
@@ -89,21 +95,26 @@ glm::vec2 Window::cursor() const {
 }
 
 void Window::onMouseButton(GLFWwindow* w, int button, int action, int mods) {
+  const view::MouseButton b = button == GLFW_MOUSE_BUTTON_LEFT    ? view::MouseButton::Left
+                              : button == GLFW_MOUSE_BUTTON_RIGHT ? view::MouseButton::Right
+                                                                  : view::MouseButton::Middle;
   owner(w)->events_.push_back(
-      {InputEvent::Type::MouseButton, button, action == GLFW_PRESS, mods, owner(w)->cursor()});
+      InputEvent::mouseButton(b, action == GLFW_PRESS, modifiers(mods), owner(w)->cursor()));
 }
 
 void Window::onCursor(GLFWwindow* w, double x, double y) {
-  owner(w)->events_.push_back({InputEvent::Type::CursorMove, 0, false, 0, {float(x), float(y)}});
+  owner(w)->events_.push_back(InputEvent::cursorMove({float(x), float(y)}));
 }
 
 void Window::onScroll(GLFWwindow* w, double dx, double dy) {
-  owner(w)->events_.push_back({InputEvent::Type::Scroll, 0, false, 0, {float(dx), float(dy)}});
+  owner(w)->events_.push_back(InputEvent::scroll({float(dx), float(dy)}));
 }
 
 void Window::onKey(GLFWwindow* w, int key, int, int action, int mods) {
   if (action == GLFW_RELEASE) return;
-  owner(w)->events_.push_back({InputEvent::Type::Key, key, true, mods, {0, 0}});
+  // GLFW's codes of letters, digits and space are their ASCII codes; other keys bind to nothing.
+  const int ascii = key == GLFW_KEY_ESCAPE ? view::kEscapeKey : key < 128 ? key : 0;
+  owner(w)->events_.push_back(InputEvent::keyPress(ascii, modifiers(mods)));
 }
 
 void Window::onDrop(GLFWwindow* w, int count, const char** paths) {

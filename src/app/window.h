@@ -7,19 +7,14 @@
 
 #include <glm/vec2.hpp>
 
-#include "cloth/config/status.h"
+#include "cloth/base/status.h"
+#include "cloth/view/input_event.h"
 
 struct GLFWwindow;
 
 namespace cloth::app {
 
-struct InputEvent {
-  enum class Type { MouseButton, CursorMove, Scroll, Key } type;
-  int button = 0;        ///< mouse button, or key code for Key
-  bool pressed = false;  ///< press (or repeat) vs release
-  int mods = 0;          ///< GLFW modifier bits
-  glm::vec2 value{0};    ///< cursor position (window coordinates) or scroll offset
-};
+using view::InputEvent;
 
 class Window {
  public:
@@ -30,7 +25,7 @@ class Window {
 
   /// Opens a resizable, HiDPI-aware window. Our callbacks are installed here, before ImGui's
   /// backend, which chains to them.
-  config::Status open(int width, int height, const std::string& title, bool vsync);
+  base::Status open(int width, int height, const std::string& title, bool vsync);
   void setVsync(bool on);
   void setTitle(const std::string& title);
   bool shouldClose() const;

@@ -1,4 +1,4 @@
-#include "batch_run.h"
+#include "cloth/cli/batch_run.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 
+#include "cloth/cli/run_stats.h"
 #include "cloth/config/param_table.h"
 #include "cloth/detail/names.h"
 #include "cloth/detail/refiner.h"
@@ -17,7 +18,6 @@
 #include "cloth/sim/scenes/flutter.h"
 #include "cloth/sim/scenes/scenes.h"
 #include "cloth/sim/scenes/stats.h"
-#include "run_stats.h"
 
 namespace cloth::cli {
 namespace {
@@ -106,7 +106,7 @@ class FrameExporter {
  public:
   FrameExporter(const CliOptions& o, const config::Settings& s) : options_(o), settings_(s) {}
 
-  config::Status write(const sim::Simulation& sim, long long frame) {
+  base::Status write(const sim::Simulation& sim, long long frame) {
     const sim::Cloth& c = sim.cloth();
     refiner_.refine(c, settings_.detail, sim.time(), mesh_);
     detail::keepOutside(mesh_, sim.colliders(),
@@ -117,7 +117,7 @@ class FrameExporter {
               io::writeObj(framePath(*options_.exportDir, frame), obj(), overwrite, comment(c, sim.time()));
           !st)
         return st;
-    if (!options_.pc2Path) return config::Status::success();
+    if (!options_.pc2Path) return base::Status::success();
     if (!cache_.isOpen()) {
       if (auto st = io::writeObj(firstFramePath(*options_.pc2Path), obj(), overwrite, comment(c, sim.time()));
           !st)
@@ -131,7 +131,7 @@ class FrameExporter {
   }
 
   /// Finishes the point cache, if there is one.
-  config::Status close() { return cache_.isOpen() ? cache_.close() : config::Status::success(); }
+  base::Status close() { return cache_.isOpen() ? cache_.close() : base::Status::success(); }
 
  private:
   io::ObjMesh obj() const { return {mesh_.positions, mesh_.uvs, mesh_.normals, mesh_.indices}; }
@@ -191,77 +191,65 @@ void checkOutputs(const CliOptions& o, long long frames) {
   }
 }
 
-int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
-  const config::Settings settings = buildSettings(o);
-  const double h = settings.scene.params.solver.h;
-  const long long steps = stepCount(o, h);
-  const long long every = o.every > 0 ? o.every : std::max(1LL, std::llround(1.0 / (30.0 * h)));
-  checkOutputs(o, steps / every + 1);
-  sim::Simulation simulation = [&] {
-    try {
-      return sim::instantiate(settings.scene);
-    } catch (const std::invalid_argument& e) {
-      throw BadInput{e.what()};
-    }
-  }();
+int fail(std::ostream& err, const base::Status& st) {
+  err << "clothsim: error: " << st.message() << "\n";
+  return kExitFailure;
+}
 
-  std::optional<FrameExporter> exporter;
-  if (o.exportDir || o.pc2Path) exporter.emplace(o, settings);
-  RunStats run;
-  run.scene = settings.scene.name;
-  run.integrator = sim::name(settings.scene.params.solver.integrator);
-  run.steps = steps;
-  run.h = h;
-  // A flag's free edge, every 5 ms after a 1 s settle (Kang Fig. 7's flutter).
-  sim::DragScript drags(o.drags);
-  if (std::string problem = drags.problem(simulation); !problem.empty()) throw BadInput{problem};
-  std::optional<sim::FlutterRecorder> flutter;
-  if (settings.scene.pinFirstColumn) flutter.emplace();
-  const long long flutterEvery = std::max(1LL, std::llround(kFlutterSample / h));
-  ContactRecorder contacts;
-  const auto start = Clock::now();
-  for (long long i = 0; i <= steps; ++i) {
-    if (exporter && i % every == 0) {
-      if (auto st = exporter->write(simulation, i / every); !st) {
-        err << "clothsim: error: " << st.message() << "\n";
-        return kExitFailure;
-      }
-    }
-    if (i == steps) break;
-    const auto t0 = Clock::now();
-    drags.apply(simulation);
-    simulation.step();
-    run.stepSeconds += seconds(Clock::now() - t0);
-    if (flutter && simulation.time() >= kFlutterSettle && (i + 1) % flutterEvery == 0)
-      flutter->sample(simulation.cloth());
-    if (o.statsPath) contacts.sample(simulation);
+sim::Simulation instantiate(const config::Settings& settings) {
+  try {
+    return sim::instantiate(settings.scene);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput{e.what()};
   }
-  if (exporter)
-    if (auto st = exporter->close(); !st) {
-      err << "clothsim: error: " << st.message() << "\n";
-      return kExitFailure;
-    }
-  if (flutter && flutter->samples() >= 4) run.flutter = flutter->stats(flutterEvery * h);
-  if (!simulation.colliders().empty()) {  // how far the render surface would sink without keepOutside
-    detail::Refiner refiner;
-    detail::SurfaceMesh surface;
-    refiner.refine(simulation.cloth(), settings.detail, simulation.time(), surface);
-    run.surface = detail::keepOutside(surface, simulation.colliders(),
-                                      kSurfaceClearance * settings.scene.params.collision.thickness,
-                                      sim::keySpacing(simulation.cloth()));
-  }
-  if (o.statsPath) {
-    contacts.sample(simulation);
-    run.endContacts = contacts.last;
-    run.maxContacts = contacts.worst;
-  }
-  run.wallSeconds = seconds(Clock::now() - start);
-  run.simSeconds = simulation.time();
-  if (simulation.recoveries() > 0)
-    err << "clothsim: warning: the simulation blew up " << simulation.recoveries()
-        << " times and was restored each time (try a smaller h, softer springs or more mass)\n";
+}
 
-  if (!o.statsPath) return kExitOk;
+// What a run watches after every step: a flag's free edge every 5 ms after a 1 s settle (Kang Fig. 7's
+// flutter) and, when statistics are asked for, the contacts.
+class RunObservers {
+ public:
+  RunObservers(const config::Settings& s, bool contacts)
+      : h_(s.scene.params.solver.h),
+        flutterEvery_(std::max(1LL, std::llround(kFlutterSample / h_))),
+        contactsOn_(contacts) {
+    if (s.scene.pinFirstColumn) flutter_.emplace();
+  }
+
+  void afterStep(const sim::Simulation& simulation, long long step) {
+    if (flutter_ && simulation.time() >= kFlutterSettle && (step + 1) % flutterEvery_ == 0)
+      flutter_->sample(simulation.cloth());
+    if (contactsOn_) contacts_.sample(simulation);
+  }
+
+  void finish(const sim::Simulation& simulation, RunStats& run) {
+    if (flutter_ && flutter_->samples() >= 4) run.flutter = flutter_->stats(flutterEvery_ * h_);
+    if (!contactsOn_) return;
+    contacts_.sample(simulation);
+    run.endContacts = contacts_.last;
+    run.maxContacts = contacts_.worst;
+  }
+
+ private:
+  double h_;
+  long long flutterEvery_;
+  bool contactsOn_;
+  std::optional<sim::FlutterRecorder> flutter_;
+  ContactRecorder contacts_;
+};
+
+// How far the render surface would sink into the colliders without keepOutside.
+void measureSurface(const sim::Simulation& simulation, const config::Settings& settings, RunStats& run) {
+  if (simulation.colliders().empty()) return;
+  detail::Refiner refiner;
+  detail::SurfaceMesh surface;
+  refiner.refine(simulation.cloth(), settings.detail, simulation.time(), surface);
+  run.surface = detail::keepOutside(surface, simulation.colliders(),
+                                    kSurfaceClearance * settings.scene.params.collision.thickness,
+                                    sim::keySpacing(simulation.cloth()));
+}
+
+int writeStats(const CliOptions& o, const RunStats& run, const sim::Simulation& simulation, std::ostream& out,
+               std::ostream& err) {
   const std::string json = statsJson(run, simulation);
   if (*o.statsPath == "-") {
     out << json;
@@ -269,8 +257,47 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
   }
   const auto st =
       io::writeFileAtomically(*o.statsPath, json, o.force ? io::Overwrite::Allowed : io::Overwrite::Never);
-  if (!st) err << "clothsim: error: " << st.message() << "\n";
-  return st ? kExitOk : kExitFailure;
+  return st ? kExitOk : fail(err, st);
+}
+
+int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
+  const config::Settings settings = buildSettings(o);
+  const double h = settings.scene.params.solver.h;
+  const long long steps = stepCount(o, h);
+  const long long every = o.every > 0 ? o.every : std::max(1LL, std::llround(1.0 / (30.0 * h)));
+  checkOutputs(o, steps / every + 1);
+  sim::Simulation simulation = instantiate(settings);
+  sim::DragScript drags(o.drags);
+  if (std::string problem = drags.problem(simulation); !problem.empty()) throw BadInput{problem};
+  std::optional<FrameExporter> exporter;
+  if (o.exportDir || o.pc2Path) exporter.emplace(o, settings);
+  RunStats run;
+  run.scene = settings.scene.name;
+  run.integrator = sim::name(settings.scene.params.solver.integrator);
+  run.steps = steps;
+  run.h = h;
+  RunObservers observers(settings, o.statsPath.has_value());
+  const auto start = Clock::now();
+  for (long long i = 0; i <= steps; ++i) {
+    if (exporter && i % every == 0)
+      if (auto st = exporter->write(simulation, i / every); !st) return fail(err, st);
+    if (i == steps) break;
+    const auto t0 = Clock::now();
+    drags.apply(simulation);
+    simulation.step();
+    run.stepSeconds += seconds(Clock::now() - t0);
+    observers.afterStep(simulation, i);
+  }
+  if (exporter)
+    if (auto st = exporter->close(); !st) return fail(err, st);
+  observers.finish(simulation, run);
+  measureSurface(simulation, settings, run);
+  run.wallSeconds = seconds(Clock::now() - start);
+  run.simSeconds = simulation.time();
+  if (simulation.recoveries() > 0)
+    err << "clothsim: warning: the simulation blew up " << simulation.recoveries()
+        << " times and was restored each time (try a smaller h, softer springs or more mass)\n";
+  return o.statsPath ? writeStats(o, run, simulation, out, err) : kExitOk;
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "cli_options.h"
+#include "cloth/cli/cli_options.h"
 
 #include "cloth/config/command_line.h"
 

@@ -3,8 +3,8 @@
 #include <csignal>
 #include <iostream>
 
-#include "batch_run.h"
-#include "cli_options.h"
+#include "cloth/cli/batch_run.h"
+#include "cloth/cli/cli_options.h"
 
 int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);  // a file-size limit must become a write error, not a crash

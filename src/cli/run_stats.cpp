@@ -1,4 +1,4 @@
-#include "run_stats.h"
+#include "cloth/cli/run_stats.h"
 
 #include <nlohmann/json.hpp>
 

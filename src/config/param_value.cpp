@@ -83,57 +83,65 @@ Status parseReal(const ParamSpec& p, std::string_view t, ParamValue& out) {
   return Status::success();
 }
 
+Status parseInt(const ParamSpec& p, std::string_view t, ParamValue& out) {
+  int v;
+  if (!parseNumber(t, v)) return typeMismatch(p, "an integer, got '" + std::string(t) + "'");
+  out = v;
+  return Status::success();
+}
+
+Status parseBool(const ParamSpec& p, std::string_view t, ParamValue& out) {
+  if (t == "1" || t == "true" || t == "on" || t == "yes")
+    out = true;
+  else if (t == "0" || t == "false" || t == "off" || t == "no")
+    out = false;
+  else
+    return typeMismatch(p, "0 or 1, got '" + std::string(t) + "'");
+  return Status::success();
+}
+
+// "x,y,z": exactly three numbers.
+Status parseVec3(const ParamSpec& p, std::string_view t, ParamValue& out) {
+  sim::Vec3 v;
+  std::string_view rest = t;
+  for (int i = 0; i < 3; ++i) {
+    const std::size_t comma = i < 2 ? rest.find(',') : std::string_view::npos;
+    if (i < 2 && comma == std::string_view::npos) break;
+    if (!parseNumber(rest.substr(0, comma), v[i])) break;
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    if (i == 2) {
+      out = v;
+      return Status::success();
+    }
+  }
+  return typeMismatch(p, "x,y,z (three numbers), got '" + std::string(t) + "'");
+}
+
+// "NUxNV" (or NUXNV).
+Status parseGrid(const ParamSpec& p, std::string_view t, ParamValue& out) {
+  const std::size_t x = t.find_first_of("xX");
+  GridSize g;
+  if (x == std::string_view::npos || !parseNumber(t.substr(0, x), g.nu) ||
+      !parseNumber(t.substr(x + 1), g.nv))
+    return typeMismatch(p, "NUxNV such as 10x10, got '" + std::string(t) + "'");
+  out = g;
+  return Status::success();
+}
+
 // Parses text into the value type of the parameter's field.
 Status parseValue(const ParamSpec& p, std::string_view text, ParamValue& out) {
   const std::string_view t = trim(text);
-  return std::visit(
-      Overloaded{[&](RealField) { return parseReal(p, t, out); },
-                 [&](FloatField) { return parseReal(p, t, out); },
-                 [&](IntField) {
-                   int v;
-                   if (!parseNumber(t, v)) return typeMismatch(p, "an integer, got '" + std::string(t) + "'");
-                   out = v;
-                   return Status::success();
-                 },
-                 [&](BoolField) {
-                   if (t == "1" || t == "true" || t == "on" || t == "yes")
-                     out = true;
-                   else if (t == "0" || t == "false" || t == "off" || t == "no")
-                     out = false;
-                   else
-                     return typeMismatch(p, "0 or 1, got '" + std::string(t) + "'");
-                   return Status::success();
-                 },
-                 [&](Vec3Field) {
-                   sim::Vec3 v;
-                   std::string_view rest = t;
-                   for (int i = 0; i < 3; ++i) {
-                     const std::size_t comma = i < 2 ? rest.find(',') : std::string_view::npos;
-                     if (i < 2 && comma == std::string_view::npos) break;
-                     if (!parseNumber(rest.substr(0, comma), v[i]))
-                       return typeMismatch(p, "x,y,z (three numbers), got '" + std::string(t) + "'");
-                     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-                     if (i == 2) {
-                       out = v;
-                       return Status::success();
-                     }
-                   }
-                   return typeMismatch(p, "x,y,z (three numbers), got '" + std::string(t) + "'");
-                 },
-                 [&](const ChoiceField&) {
-                   out = std::string(t);
-                   return Status::success();
-                 },
-                 [&](GridField) {
-                   const std::size_t x = t.find_first_of("xX");
-                   GridSize g;
-                   if (x == std::string_view::npos || !parseNumber(t.substr(0, x), g.nu) ||
-                       !parseNumber(t.substr(x + 1), g.nv))
-                     return typeMismatch(p, "NUxNV such as 10x10, got '" + std::string(t) + "'");
-                   out = g;
-                   return Status::success();
-                 }},
-      p.field);
+  return std::visit(Overloaded{[&](RealField) { return parseReal(p, t, out); },
+                               [&](FloatField) { return parseReal(p, t, out); },
+                               [&](IntField) { return parseInt(p, t, out); },
+                               [&](BoolField) { return parseBool(p, t, out); },
+                               [&](Vec3Field) { return parseVec3(p, t, out); },
+                               [&](const ChoiceField&) {
+                                 out = std::string(t);
+                                 return Status::success();
+                               },
+                               [&](GridField) { return parseGrid(p, t, out); }},
+                    p.field);
 }
 
 // Whether resampling to `g` keeps the per-node mass within its valid range.
@@ -154,6 +162,58 @@ Status setReal(const ParamSpec& p, const ParamValue& value, Write&& write) {
   const double d = v ? *v : *i;
   if (Status st = checkReal(p, d); !st) return st;
   write(d);
+  return Status::success();
+}
+
+Status setInt(const ParamSpec& p, const ParamValue& value, int& field) {
+  const int* i = std::get_if<int>(&value);
+  if (!i) return typeMismatch(p, expectedForm(p.field));
+  if (*i < p.min || *i > p.max) return outOfRange(p, std::to_string(*i));
+  field = *i;
+  return Status::success();
+}
+
+Status setBool(const ParamSpec& p, const ParamValue& value, bool& field) {
+  const bool* b = std::get_if<bool>(&value);
+  if (!b) return typeMismatch(p, expectedForm(p.field));
+  field = *b;
+  return Status::success();
+}
+
+Status setVec3(const ParamSpec& p, const ParamValue& value, sim::Vec3& field) {
+  const sim::Vec3* v = std::get_if<sim::Vec3>(&value);
+  if (!v) return typeMismatch(p, expectedForm(p.field));
+  for (int a = 0; a < 3; ++a)
+    if (Status st = checkReal(p, (*v)[a]); !st) return st;
+  field = *v;
+  return Status::success();
+}
+
+Status setChoice(const ParamSpec& p, const ChoiceField& c, const ParamValue& value, Settings& s) {
+  const std::string* name = std::get_if<std::string>(&value);
+  if (!name) return typeMismatch(p, expectedForm(p.field));
+  const auto options = c.options();
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    if (options[i] != *name) continue;
+    c.set(s, static_cast<int>(i));
+    return Status::success();
+  }
+  return Status::failure("parameter '" + std::string(p.name) + "': unknown value '" + *name +
+                         "' (choose from " + optionList(c) + ")");
+}
+
+// A new grid resamples the cloth, as long as the mass per node stays valid.
+Status setGrid(const ParamSpec& p, const ParamValue& value, Settings& s) {
+  const GridSize* g = std::get_if<GridSize>(&value);
+  if (!g) return typeMismatch(p, expectedForm(p.field));
+  const std::string shown = std::to_string(g->nu) + "x" + std::to_string(g->nv);
+  if (g->nu < p.min || g->nu > p.max || g->nv < p.min || g->nv > p.max) return outOfRange(p, shown);
+  if (!massStaysInRange(s, *g))
+    return Status::failure(
+        "parameter 'grid': " + shown +
+        " would take the mass per node (the cloth's mass spread over more nodes) outside " +
+        formatRange(*findParam("mass")) + "; change mass first");
+  sim::resampleGrid(s.scene, g->nu, g->nv);
   return Status::success();
 }
 
@@ -198,58 +258,16 @@ std::string formatRange(const ParamSpec& p) {
 }
 
 Status setParam(Settings& s, const ParamSpec& p, const ParamValue& value) {
-  return std::visit(
-      Overloaded{
-          [&](RealField f) { return setReal(p, value, [&](double d) { f(s) = d; }); },
-          [&](FloatField f) { return setReal(p, value, [&](double d) { f(s) = static_cast<float>(d); }); },
-          [&](IntField f) {
-            const int* i = std::get_if<int>(&value);
-            if (!i) return typeMismatch(p, expectedForm(p.field));
-            if (*i < p.min || *i > p.max) return outOfRange(p, std::to_string(*i));
-            f(s) = *i;
-            return Status::success();
-          },
-          [&](BoolField f) {
-            const bool* b = std::get_if<bool>(&value);
-            if (!b) return typeMismatch(p, expectedForm(p.field));
-            f(s) = *b;
-            return Status::success();
-          },
-          [&](Vec3Field f) {
-            const sim::Vec3* v = std::get_if<sim::Vec3>(&value);
-            if (!v) return typeMismatch(p, expectedForm(p.field));
-            for (int a = 0; a < 3; ++a)
-              if (Status st = checkReal(p, (*v)[a]); !st) return st;
-            f(s) = *v;
-            return Status::success();
-          },
-          [&](const ChoiceField& c) {
-            const std::string* name = std::get_if<std::string>(&value);
-            if (!name) return typeMismatch(p, expectedForm(p.field));
-            const auto options = c.options();
-            for (std::size_t i = 0; i < options.size(); ++i) {
-              if (options[i] != *name) continue;
-              c.set(s, static_cast<int>(i));
-              return Status::success();
-            }
-            return Status::failure("parameter '" + std::string(p.name) + "': unknown value '" + *name +
-                                   "' (choose from " + optionList(c) + ")");
-          },
-          [&](GridField) {
-            const GridSize* g = std::get_if<GridSize>(&value);
-            if (!g) return typeMismatch(p, expectedForm(p.field));
-            if (g->nu < p.min || g->nu > p.max || g->nv < p.min || g->nv > p.max)
-              return outOfRange(p, std::to_string(g->nu) + "x" + std::to_string(g->nv));
-            if (!massStaysInRange(s, *g))
-              return Status::failure(
-                  "parameter 'grid': " + std::to_string(g->nu) + "x" + std::to_string(g->nv) +
-                  " would take the mass per node (the cloth's mass spread over more nodes) "
-                  "outside " +
-                  formatRange(*findParam("mass")) + "; change mass first");
-            sim::resampleGrid(s.scene, g->nu, g->nv);
-            return Status::success();
-          }},
-      p.field);
+  return std::visit(Overloaded{[&](RealField f) { return setReal(p, value, [&](double d) { f(s) = d; }); },
+                               [&](FloatField f) {
+                                 return setReal(p, value, [&](double d) { f(s) = static_cast<float>(d); });
+                               },
+                               [&](IntField f) { return setInt(p, value, f(s)); },
+                               [&](BoolField f) { return setBool(p, value, f(s)); },
+                               [&](Vec3Field f) { return setVec3(p, value, f(s)); },
+                               [&](const ChoiceField& c) { return setChoice(p, c, value, s); },
+                               [&](GridField) { return setGrid(p, value, s); }},
+                    p.field);
 }
 
 Status setParamFromText(Settings& s, std::string_view name, std::string_view text) {

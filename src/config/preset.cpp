@@ -1,5 +1,6 @@
 #include "cloth/config/preset.h"
 
+#include <charconv>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -30,63 +31,74 @@ std::string typeName(const json& j) {
   return j.type_name();
 }
 
+Status expected(std::string_view what, const json& j) {
+  return Status::failure("expects " + std::string(what) + ", got " + typeName(j));
+}
+
+Status numberFromJson(const json& j, ParamValue& out) {
+  if (!j.is_number()) return expected("a number", j);
+  out = j.get<double>();
+  return Status::success();
+}
+
+Status intFromJson(const json& j, ParamValue& out) {
+  if (!j.is_number_integer()) return expected("an integer", j);
+  const auto v = j.get<long long>();
+  if (v < -2147483647LL || v > 2147483647LL) return Status::failure("integer out of range");
+  out = static_cast<int>(v);
+  return Status::success();
+}
+
+Status boolFromJson(const json& j, ParamValue& out) {
+  if (!j.is_boolean()) return expected("true or false", j);
+  out = j.get<bool>();
+  return Status::success();
+}
+
+Status vec3FromJson(const json& j, ParamValue& out) {
+  if (!j.is_array() || j.size() != 3) return expected("an array of 3 numbers", j);
+  sim::Vec3 v;
+  for (int i = 0; i < 3; ++i) {
+    if (!j[static_cast<std::size_t>(i)].is_number()) return expected("an array of 3 numbers", j);
+    v[i] = j[static_cast<std::size_t>(i)].get<double>();
+  }
+  out = v;
+  return Status::success();
+}
+
+Status stringFromJson(const json& j, ParamValue& out) {
+  if (!j.is_string()) return expected("a string", j);
+  out = j.get<std::string>();
+  return Status::success();
+}
+
+// "NUxNV", both whole numbers.
+Status gridFromJson(const json& j, ParamValue& out) {
+  if (!j.is_string()) return expected("a string such as \"10x10\"", j);
+  const std::string t = j.get<std::string>();
+  const std::size_t x = t.find('x');
+  GridSize g;
+  const auto whole = [](std::string_view text, int& v) {
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    return ec == std::errc() && ptr == text.data() + text.size() && !text.empty();
+  };
+  if (x == std::string::npos || !whole(std::string_view(t).substr(0, x), g.nu) ||
+      !whole(std::string_view(t).substr(x + 1), g.nv))
+    return expected("a string such as \"10x10\"", j);
+  out = g;
+  return Status::success();
+}
+
 // The JSON value as the parameter's value type, or an explanation of what was expected.
 Status fromJson(const ParamSpec& p, const json& j, ParamValue& out) {
-  const auto wrong = [&](std::string_view expected) {
-    return Status::failure("expects " + std::string(expected) + ", got " + typeName(j));
-  };
-  return std::visit(
-      Overloaded{[&](RealField) {
-                   return j.is_number() ? (out = j.get<double>(), Status::success()) : wrong("a number");
-                 },
-                 [&](FloatField) {
-                   return j.is_number() ? (out = j.get<double>(), Status::success()) : wrong("a number");
-                 },
-                 [&](IntField) {
-                   if (j.is_number_integer()) {
-                     const auto v = j.get<long long>();
-                     if (v < -2147483647LL || v > 2147483647LL)
-                       return Status::failure("integer out of range");
-                     out = static_cast<int>(v);
-                     return Status::success();
-                   }
-                   return wrong("an integer");
-                 },
-                 [&](BoolField) {
-                   return j.is_boolean() ? (out = j.get<bool>(), Status::success()) : wrong("true or false");
-                 },
-                 [&](Vec3Field) {
-                   if (!j.is_array() || j.size() != 3) return wrong("an array of 3 numbers");
-                   sim::Vec3 v;
-                   for (int i = 0; i < 3; ++i) {
-                     if (!j[static_cast<std::size_t>(i)].is_number()) return wrong("an array of 3 numbers");
-                     v[i] = j[static_cast<std::size_t>(i)].get<double>();
-                   }
-                   out = v;
-                   return Status::success();
-                 },
-                 [&](const ChoiceField&) {
-                   return j.is_string() ? (out = j.get<std::string>(), Status::success()) : wrong("a string");
-                 },
-                 [&](GridField) {
-                   if (!j.is_string()) return wrong("a string such as \"10x10\"");
-                   const std::string t = j.get<std::string>();
-                   const std::size_t x = t.find('x');
-                   GridSize g;
-                   try {
-                     std::size_t used = 0;
-                     if (x == std::string::npos) throw std::invalid_argument("no x");
-                     g.nu = std::stoi(t.substr(0, x), &used);
-                     if (used != x) throw std::invalid_argument("junk");
-                     g.nv = std::stoi(t.substr(x + 1), &used);
-                     if (used != t.size() - x - 1) throw std::invalid_argument("junk");
-                   } catch (const std::exception&) {
-                     return wrong("a string such as \"10x10\"");
-                   }
-                   out = g;
-                   return Status::success();
-                 }},
-      p.field);
+  return std::visit(Overloaded{[&](RealField) { return numberFromJson(j, out); },
+                               [&](FloatField) { return numberFromJson(j, out); },
+                               [&](IntField) { return intFromJson(j, out); },
+                               [&](BoolField) { return boolFromJson(j, out); },
+                               [&](Vec3Field) { return vec3FromJson(j, out); },
+                               [&](const ChoiceField&) { return stringFromJson(j, out); },
+                               [&](GridField) { return gridFromJson(j, out); }},
+                    p.field);
 }
 
 Status fail(std::string_view source, const std::string& what) {

@@ -1,4 +1,5 @@
 #include "cloth/detail/hadap.h"
+#include "cloth/sim/geometry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,9 +24,7 @@ LocalTriangle localTriangle(const glm::dvec3& origin, const glm::dvec3& xEnd, co
 }
 
 LocalTriangle localTriangle(const glm::dvec3& p0, const glm::dvec3& p1, const glm::dvec3& p2) {
-  const glm::dvec3 n = glm::cross(p1 - p0, p2 - p0);
-  const double len = glm::length(n);
-  return localTriangle(p0, p1, p2, len > 0 ? n / len : glm::dvec3(0, 0, 1));
+  return localTriangle(p0, p1, p2, sim::triangleNormal(p0, p1, p2, glm::dvec3(0, 0, 1)));
 }
 
 InverseDeformation inverseDeformation(const LocalTriangle& rest, const LocalTriangle& deformed) {

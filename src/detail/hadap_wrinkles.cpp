@@ -8,6 +8,7 @@
 #include <glm/mat2x2.hpp>
 
 #include "cloth/detail/wrinkle_patterns.h"
+#include "cloth/sim/geometry.h"
 
 namespace cloth::detail {
 namespace {
@@ -48,9 +49,8 @@ LocalTriangle HadapWrinkles::localFrame(std::span<const sim::Vec3> x, std::size_
                                         const sim::Cloth& cloth) const {
   const auto& v = cloth.triangles[triangle].v;
   const FrameOrder& f = frames_[triangle];
-  const glm::dvec3 n = glm::cross(x[v[1]] - x[v[0]], x[v[2]] - x[v[0]]);
-  const double len = glm::length(n);
-  return localTriangle(x[v[f.origin]], x[v[f.xEnd]], x[v[f.apex]], len > 0 ? n / len : glm::dvec3(0, 0, 1));
+  const glm::dvec3 n = sim::triangleNormal(x[v[0]], x[v[1]], x[v[2]], glm::dvec3(0, 0, 1));
+  return localTriangle(x[v[f.origin]], x[v[f.xEnd]], x[v[f.apex]], n);
 }
 
 HadapWrinkles::HadapWrinkles() {
@@ -71,41 +71,43 @@ bool HadapWrinkles::coefficientsStale(const sim::Cloth& cloth, const HadapSettin
 
 // Wrinkle function on a rest triangle: f = depth * pattern(tiles * uv(x, y)), uv affine over the
 // triangle. Its local gradient is depth * tiles * J^T grad(pattern), J = d(uv)/d(x, y).
+void HadapWrinkles::computeTriangle(const sim::Cloth& cloth, std::size_t t, double tiles) {
+  const auto& tv = cloth.triangles[t].v;
+  frames_[t] = frameOrder(cloth, cloth.triangles[t]);
+  const LocalTriangle tri = localFrame(cloth.restX, t, cloth);
+  restTriangles_[t] = tri;
+  const std::array<sim::NodeIndex, 3> v = {tv[frames_[t].origin], tv[frames_[t].xEnd], tv[frames_[t].apex]};
+  if (tri.length <= 0 || tri.apex.y == 0) {
+    for (auto& c : triangleCoefficients_) c[t] = {};
+    return;
+  }
+  const glm::dvec2 uv0 = cloth.uv[v[0]] * tiles;
+  const glm::dvec2 du = cloth.uv[v[1]] * tiles - uv0;  // uv change along local x to p1
+  const glm::dvec2 dApex = cloth.uv[v[2]] * tiles - uv0;
+  // uv(x, y) = uv0 + J (x, y): columns from p1 = (L, 0) and the apex.
+  const glm::dvec2 col0 = du / tri.length;
+  const glm::dvec2 col1 = (dApex - col0 * tri.apex.x) / tri.apex.y;
+  const glm::dmat2 J(col0, col1);
+  const double uvExtent = std::max(glm::length(du), glm::length(dApex));
+  for (int p = 0; p < kPatterns; ++p) {
+    const PatternField& field = patterns_[p];
+    const int n = subdivisionsFor(uvExtent * std::max(field.field().width, field.field().height));
+    auto gradient = [&](double x, double y) {
+      const glm::dvec2 uv = uv0 + J * glm::dvec2(x, y);
+      const glm::dvec2 g = glm::dvec2(field.gradient(glm::vec2(uv)));
+      return double(depthMeters_) * (glm::transpose(J) * g);
+    };
+    triangleCoefficients_[p][t] = wrinkleCoefficients(tri, gradient, n);
+  }
+}
+
 void HadapWrinkles::computeCoefficients(const sim::Cloth& cloth, const HadapSettings& s) {
   depthMeters_ = static_cast<float>(s.depth * meanRestEdge(cloth));
   const std::size_t nt = cloth.triangles.size();
   restTriangles_.resize(nt);
   frames_.resize(nt);
   for (auto& c : triangleCoefficients_) c.resize(nt);
-  for (std::size_t t = 0; t < nt; ++t) {
-    const auto& tv = cloth.triangles[t].v;
-    frames_[t] = frameOrder(cloth, cloth.triangles[t]);
-    const LocalTriangle tri = localFrame(cloth.restX, t, cloth);
-    restTriangles_[t] = tri;
-    const std::array<sim::NodeIndex, 3> v = {tv[frames_[t].origin], tv[frames_[t].xEnd], tv[frames_[t].apex]};
-    if (tri.length <= 0 || tri.apex.y == 0) {
-      for (auto& c : triangleCoefficients_) c[t] = {};
-      continue;
-    }
-    const glm::dvec2 uv0 = cloth.uv[v[0]] * double(s.tiles);
-    const glm::dvec2 du = cloth.uv[v[1]] * double(s.tiles) - uv0;  // uv change along local x to p1
-    const glm::dvec2 dApex = cloth.uv[v[2]] * double(s.tiles) - uv0;
-    // uv(x, y) = uv0 + J (x, y): columns from p1 = (L, 0) and the apex.
-    const glm::dvec2 col0 = du / tri.length;
-    const glm::dvec2 col1 = (dApex - col0 * tri.apex.x) / tri.apex.y;
-    const glm::dmat2 J(col0, col1);
-    const double uvExtent = std::max(glm::length(du), glm::length(dApex));
-    for (int p = 0; p < kPatterns; ++p) {
-      const PatternField& field = patterns_[p];
-      const int n = subdivisionsFor(uvExtent * std::max(field.field().width, field.field().height));
-      auto gradient = [&](double x, double y) {
-        const glm::dvec2 uv = uv0 + J * glm::dvec2(x, y);
-        const glm::dvec2 g = glm::dvec2(field.gradient(glm::vec2(uv)));
-        return double(depthMeters_) * (glm::transpose(J) * g);
-      };
-      triangleCoefficients_[p][t] = wrinkleCoefficients(tri, gradient, n);
-    }
-  }
+  for (std::size_t t = 0; t < nt; ++t) computeTriangle(cloth, t, double(s.tiles));
   integrateOverWindow(cloth, s.window);
   restShape_ = cloth.restX;
   depth_ = s.depth;

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "cloth/sim/enum_names.h"
+
 namespace cloth::detail {
 namespace {
 constexpr std::array<std::string_view, 4> kModes = {"key", "spline", "wrinkled", "hadap"};
@@ -10,16 +12,14 @@ constexpr std::array<std::string_view, 2> kAmplitudes = {"kang", "length"};
 }  // namespace
 
 std::string_view name(DetailMode mode) {
-  return kModes[static_cast<int>(mode)];
+  return sim::enumName(kModes, mode);
 }
 std::string_view name(PatternChoice pattern) {
-  return kPatterns[static_cast<int>(pattern)];
+  return sim::enumName(kPatterns, pattern);
 }
 
 std::optional<DetailMode> parseDetailMode(std::string_view text) {
-  for (std::size_t i = 0; i < kModes.size(); ++i)
-    if (kModes[i] == text) return static_cast<DetailMode>(i);
-  return std::nullopt;
+  return sim::enumFromName<DetailMode>(kModes, text);
 }
 
 std::span<const std::string_view> detailModeNames() {

@@ -14,8 +14,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-config::Status problem(const fs::path& path, const std::string& what) {
-  return config::Status::failure("mesh '" + path.string() + "': " + what);
+base::Status problem(const fs::path& path, const std::string& what) {
+  return base::Status::failure("mesh '" + path.string() + "': " + what);
 }
 
 // What can be said before Assimp opens the file.
@@ -33,7 +33,7 @@ std::string fileProblem(const fs::path& path) {
 
 }  // namespace
 
-config::Status loadMesh(const fs::path& path, sim::TriangleMesh& out) {
+base::Status loadMesh(const fs::path& path, sim::TriangleMesh& out) {
   if (const std::string p = fileProblem(path); !p.empty()) return problem(path, p);
   Assimp::Importer importer;
   // Points and lines are dropped; so are degenerate faces, which collide with nothing.
@@ -69,14 +69,14 @@ config::Status loadMesh(const fs::path& path, sim::TriangleMesh& out) {
   if (const std::string p = sim::meshProblem(mesh); !p.empty())
     return problem(path, "cannot be a collider: " + p);
   out = std::move(mesh);
-  return config::Status::success();
+  return base::Status::success();
 }
 
-config::Status loadCollisionMesh(const fs::path& path, std::shared_ptr<const sim::CollisionMesh>& out) {
+base::Status loadCollisionMesh(const fs::path& path, std::shared_ptr<const sim::CollisionMesh>& out) {
   sim::TriangleMesh mesh;
   if (auto st = loadMesh(path, mesh); !st) return st;
   out = std::make_shared<const sim::CollisionMesh>(std::move(mesh));
-  return config::Status::success();
+  return base::Status::success();
 }
 
 }  // namespace cloth::io

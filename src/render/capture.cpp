@@ -7,8 +7,9 @@
 
 namespace cloth::render {
 
-io::Image readPixels(int width, int height) {
-  io::Image image{width, height, 3, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height * 3)};
+base::Image readPixels(int width, int height) {
+  base::Image image{width, height, 3,
+                    std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height * 3)};
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, image.pixels.data());
   const std::size_t row = static_cast<std::size_t>(width) * 3;  // GL's first row is the bottom one

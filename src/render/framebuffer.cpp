@@ -7,11 +7,11 @@
 namespace cloth::render {
 namespace {
 
-config::Status checkComplete(const char* which) {
+base::Status checkComplete(const char* which) {
   const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-  if (status == GL_FRAMEBUFFER_COMPLETE) return config::Status::success();
-  return config::Status::failure(std::string("offscreen ") + which + " framebuffer incomplete (status " +
-                                 std::to_string(status) + ")");
+  if (status == GL_FRAMEBUFFER_COMPLETE) return base::Status::success();
+  return base::Status::failure(std::string("offscreen ") + which + " framebuffer incomplete (status " +
+                               std::to_string(status) + ")");
 }
 
 }  // namespace
@@ -28,7 +28,7 @@ void SceneTarget::destroy() {
   msFbo_ = msColor_ = msDepth_ = fbo_ = color_ = depth_ = 0;
 }
 
-config::Status SceneTarget::create(int width, int height, int samples) {
+base::Status SceneTarget::create(int width, int height, int samples) {
   destroy();
   inWindow_ = false;
   width_ = width;
@@ -53,7 +53,7 @@ config::Status SceneTarget::create(int width, int height, int samples) {
     if (auto st = checkComplete("multisample"); !st) return st;
   }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  return config::Status::success();
+  return base::Status::success();
 }
 
 void SceneTarget::useWindow(int width, int height) {
@@ -64,10 +64,10 @@ void SceneTarget::useWindow(int width, int height) {
   samples_ = 0;
 }
 
-config::Status SceneTarget::resize(int width, int height) {
+base::Status SceneTarget::resize(int width, int height) {
   if (!inWindow_) return create(width, height, samples_);
   useWindow(width, height);
-  return config::Status::success();
+  return base::Status::success();
 }
 
 void SceneTarget::bindForDrawing() const {
@@ -88,7 +88,7 @@ void SceneTarget::resolveForReading() const {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
 }
 
-io::Image SceneTarget::read() const {
+base::Image SceneTarget::read() const {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, inWindow_ ? 0 : fbo_);
   if (inWindow_) glReadBuffer(GL_BACK);
   return readPixels(width_, height_);

@@ -1,4 +1,5 @@
 #include "cloth/render/gpu_buffers.h"
+#include "cloth/sim/geometry.h"
 
 #include <cmath>
 #include <numbers>
@@ -170,7 +171,7 @@ SolidMesh facetedMesh(const sim::TriangleMesh& mesh) {
   out.positions.reserve(3 * mesh.triangles.size());
   for (const sim::Triangle& t : mesh.triangles) {
     const glm::vec3 a(mesh.vertices[t.v[0]]), b(mesh.vertices[t.v[1]]), c(mesh.vertices[t.v[2]]);
-    const glm::vec3 n = glm::normalize(glm::cross(b - a, c - a));
+    const glm::vec3 n = sim::triangleNormal(a, b, c, glm::vec3(0, 1, 0));  // a sliver gets a valid normal
     for (const glm::vec3& p : {a, b, c}) {
       out.indices.push_back(static_cast<std::uint32_t>(out.positions.size()));
       out.positions.push_back(p);

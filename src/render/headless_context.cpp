@@ -20,23 +20,23 @@ HeadlessContext::~HeadlessContext() {
   eglTerminate(display_);
 }
 
-config::Status HeadlessContext::create() {
+base::Status HeadlessContext::create() {
   if (!epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_MESA_platform_surfaceless"))
-    return config::Status::failure("headless rendering needs EGL_MESA_platform_surfaceless (Mesa's EGL)");
+    return base::Status::failure("headless rendering needs EGL_MESA_platform_surfaceless (Mesa's EGL)");
   auto getPlatformDisplay =
       reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
-  if (!getPlatformDisplay) return config::Status::failure("eglGetPlatformDisplayEXT is not available");
+  if (!getPlatformDisplay) return base::Status::failure("eglGetPlatformDisplayEXT is not available");
   display_ = getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
   if (!display_ || !eglInitialize(display_, nullptr, nullptr))
-    return config::Status::failure(eglError("eglInitialize"));
-  if (!eglBindAPI(EGL_OPENGL_API)) return config::Status::failure(eglError("eglBindAPI"));
+    return base::Status::failure(eglError("eglInitialize"));
+  if (!eglBindAPI(EGL_OPENGL_API)) return base::Status::failure(eglError("eglBindAPI"));
   // Surfaceless Mesa offers pbuffer configs only; eglChooseConfig would default to window ones.
   const EGLint configAttributes[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
                                      EGL_NONE};
   EGLConfig config = nullptr;
   EGLint count = 0;
   if (!eglChooseConfig(display_, configAttributes, &config, 1, &count) || count == 0)
-    return config::Status::failure(eglError("eglChooseConfig"));
+    return base::Status::failure(eglError("eglChooseConfig"));
   const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION,
                                       3,
                                       EGL_CONTEXT_MINOR_VERSION,
@@ -45,10 +45,10 @@ config::Status HeadlessContext::create() {
                                       EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                                       EGL_NONE};
   context_ = eglCreateContext(display_, config, EGL_NO_CONTEXT, contextAttributes);
-  if (!context_) return config::Status::failure(eglError("eglCreateContext"));
+  if (!context_) return base::Status::failure(eglError("eglCreateContext"));
   if (!eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, context_))
-    return config::Status::failure(eglError("eglMakeCurrent"));
-  return config::Status::success();
+    return base::Status::failure(eglError("eglMakeCurrent"));
+  return base::Status::success();
 }
 
 }  // namespace cloth::render

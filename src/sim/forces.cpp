@@ -14,7 +14,7 @@ Vec3 springForce(const Vec3& xa, const Vec3& xb, Real rest, Real k, Real compres
   if (rest == 0) return k * d;
   const Real len = glm::length(d);
   if (len <= 1e-12 * rest) return Vec3(0);
-  const Real stiffness = len < rest ? k * compression : k;
+  const Real stiffness = springStiffness(len, rest, k, compression);
   return (stiffness * (len - rest) / len) * d;
 }
 

@@ -2,50 +2,34 @@
 
 #include <array>
 
+#include "cloth/sim/enum_names.h"
+
 namespace cloth::sim {
 namespace {
 constexpr std::array<std::string_view, 3> kIntegrators = {"approx-implicit", "explicit", "implicit-cg"};
 constexpr std::array<std::string_view, 3> kWindModels = {"plate", "kang", "linear"};
 constexpr std::array<std::string_view, 2> kSolvers = {"jacobi", "multigrid"};
+constexpr std::array<std::string_view, 5> kShapes = {"sphere", "plane", "box", "mesh", "capsule"};
 }  // namespace
 
 std::string_view name(Integrator integrator) {
-  return kIntegrators[static_cast<int>(integrator)];
+  return enumName(kIntegrators, integrator);
 }
 std::string_view name(WindModel model) {
-  return kWindModels[static_cast<int>(model)];
+  return enumName(kWindModels, model);
 }
-
 std::string_view name(LinearSolver solver) {
-  return kSolvers[static_cast<int>(solver)];
+  return enumName(kSolvers, solver);
 }
-
 std::string_view name(ColliderShape shape) {
-  switch (shape) {
-    case ColliderShape::Sphere:
-      return "sphere";
-    case ColliderShape::Plane:
-      return "plane";
-    case ColliderShape::Box:
-      return "box";
-    case ColliderShape::Mesh:
-      return "mesh";
-    case ColliderShape::Capsule:
-      return "capsule";
-  }
-  return "?";
+  return enumName(kShapes, shape);
 }
 
 std::optional<Integrator> parseIntegrator(std::string_view text) {
-  for (std::size_t i = 0; i < kIntegrators.size(); ++i)
-    if (kIntegrators[i] == text) return static_cast<Integrator>(i);
-  return std::nullopt;
+  return enumFromName<Integrator>(kIntegrators, text);
 }
-
 std::optional<WindModel> parseWindModel(std::string_view text) {
-  for (std::size_t i = 0; i < kWindModels.size(); ++i)
-    if (kWindModels[i] == text) return static_cast<WindModel>(i);
-  return std::nullopt;
+  return enumFromName<WindModel>(kWindModels, text);
 }
 
 std::span<const std::string_view> integratorNames() {

@@ -305,8 +305,12 @@ void Simulation::setColliders(std::vector<Collider> colliders) {
   placeFeatures();
 }
 
+bool Simulation::hasNode(NodeIndex node) const {
+  return node >= 0 && static_cast<std::size_t>(node) < cloth_.nodeCount();
+}
+
 void Simulation::pin(NodeIndex node) {
-  if (node < 0 || static_cast<std::size_t>(node) >= cloth_.nodeCount()) return;
+  if (!hasNode(node)) return;
   release(node);
   cloth_.kind[node] = NodeKind::Pinned;
   cloth_.v[node] = Vec3(0);
@@ -314,18 +318,16 @@ void Simulation::pin(NodeIndex node) {
 }
 
 void Simulation::unpin(NodeIndex node) {
-  if (node < 0 || static_cast<std::size_t>(node) >= cloth_.nodeCount()) return;
+  if (!hasNode(node)) return;
   if (cloth_.kind[node] == NodeKind::Pinned) cloth_.kind[node] = NodeKind::Free;
 }
 
 bool Simulation::isPinned(NodeIndex node) const {
-  return node >= 0 && static_cast<std::size_t>(node) < cloth_.nodeCount() &&
-         cloth_.kind[node] == NodeKind::Pinned;
+  return hasNode(node) && cloth_.kind[node] == NodeKind::Pinned;
 }
 
 bool Simulation::grab(NodeIndex node) {
-  if (node < 0 || static_cast<std::size_t>(node) >= cloth_.nodeCount()) return false;
-  if (cloth_.kind[node] == NodeKind::Pinned) return false;
+  if (!hasNode(node) || cloth_.kind[node] == NodeKind::Pinned) return false;
   if (cloth_.kind[node] == NodeKind::Driven) return true;
   cloth_.kind[node] = NodeKind::Driven;
   kinematics_.handles.push_back({node, cloth_.x[node]});

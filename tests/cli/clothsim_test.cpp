@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "batch_run.h"
-#include "cli_options.h"
+#include "cloth/cli/batch_run.h"
+#include "cloth/cli/cli_options.h"
 
 using namespace cloth::cli;
 namespace fs = std::filesystem;

@@ -6,6 +6,7 @@
 
 #include "cloth/detail/wrinkle_patterns.h"
 #include "cloth/io/image_io.h"
+#include "fresh_dir.h"
 
 namespace fs = std::filesystem;
 using namespace cloth;
@@ -13,11 +14,7 @@ using namespace cloth;
 namespace {
 
 fs::path freshDir(const std::string& name) {
-  const fs::path d =
-      fs::temp_directory_path() / ("clothview_image_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
+  return cloth::test::freshDir("image", name);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "cloth/config/settings.h"
 #include "cloth/io/mesh_file.h"
 #include "cloth/sim/scenes/scenes.h"
+#include "fresh_dir.h"
 
 namespace fs = std::filesystem;
 using namespace cloth;
@@ -20,11 +21,7 @@ namespace {
 const fs::path kModels = "/usr/share/assimp/models";
 
 fs::path freshDir(const std::string& name) {
-  const fs::path d =
-      fs::temp_directory_path() / ("clothview_mesh_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
+  return cloth::test::freshDir("mesh", name);
 }
 
 void writeText(const fs::path& p, const std::string& text) {
@@ -47,7 +44,7 @@ void writeStl(const fs::path& p, std::uint32_t n, float last = 0) {
 
 std::string messageFor(const fs::path& p) {
   sim::TriangleMesh m;
-  const config::Status st = io::loadMesh(p, m);
+  const base::Status st = io::loadMesh(p, m);
   return st ? std::string() : st.message();
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cloth/io/pc2_writer.h"
+#include "fresh_dir.h"
 
 namespace fs = std::filesystem;
 using namespace cloth;
@@ -15,10 +16,7 @@ using namespace cloth;
 namespace {
 
 fs::path freshDir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("clothview_pc2_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
+  return cloth::test::freshDir("pc2", name);
 }
 
 // An independent reader of the POINTCACHE2 layout, field by field.

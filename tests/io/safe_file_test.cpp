@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "cloth/io/safe_file.h"
+#include "fresh_dir.h"
 
 namespace fs = std::filesystem;
 using namespace cloth::io;
@@ -16,11 +17,7 @@ using namespace cloth::io;
 namespace {
 
 fs::path freshDir(const std::string& name) {
-  const fs::path d =
-      fs::temp_directory_path() / ("clothview_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
+  return cloth::test::freshDir("test", name);
 }
 
 std::string slurp(const fs::path& p) {

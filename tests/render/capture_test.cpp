@@ -16,7 +16,7 @@ TEST_CASE("capture: pixels are read as RGB rows from the top, and Mesa's softwar
   glClearColor(0.2f, 0.4f, 0.6f, 1);
   glClear(GL_COLOR_BUFFER_BIT);
   target.resolveForReading();
-  const cloth::io::Image image = readPixels(3, 2);
+  const cloth::base::Image image = readPixels(3, 2);
   CHECK(image.channels == 3);
   REQUIRE(image.pixels.size() == 3 * 2 * 3);
   CHECK(int(image.pixels[0]) == Approx(51).margin(1));

@@ -22,7 +22,7 @@ TEST_CASE("framebuffer: what is drawn into the target is what reads back, top ro
     glClear(GL_COLOR_BUFFER_BIT);
     glDisable(GL_SCISSOR_TEST);
     target.resolveForReading();
-    const cloth::io::Image image = target.read();
+    const cloth::base::Image image = target.read();
     REQUIRE(image.width == 64);
     REQUIRE(image.height == 32);
     auto pixel = [&](int x, int y) { return &image.pixels[(static_cast<std::size_t>(y) * 64 + x) * 3]; };

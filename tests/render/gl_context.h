@@ -9,7 +9,7 @@ namespace cloth::render::test {
 
 inline void requireContext() {
   static HeadlessContext context;
-  static const config::Status made = context.create();
+  static const base::Status made = context.create();
   INFO(made.message());
   REQUIRE(made.ok());
 }

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include <glm/geometric.hpp>
 
 #include "cloth/detail/refiner.h"
@@ -46,4 +48,17 @@ TEST_CASE("gpu_buffers: the solids are closed meshes with unit normals") {
     for (const glm::vec3& n : m.normals) CHECK(glm::length(n) == Approx(1.0f));
     for (std::uint32_t i : m.indices) CHECK(i < m.positions.size());
   }
+}
+
+TEST_CASE("gpu_buffers: a faceted collider has unit normals, a zero-area triangle included") {
+  sim::TriangleMesh mesh;
+  mesh.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {2, 0, 0}};
+  mesh.triangles = {{{0, 1, 2}}, {{0, 1, 3}}};  // the second lies on a line: no area
+  const render::SolidMesh m = render::facetedMesh(mesh);
+  REQUIRE(m.normals.size() == 6);
+  for (const glm::vec3& n : m.normals) {
+    CHECK((std::isfinite(n.x) && std::isfinite(n.y) && std::isfinite(n.z)));
+    CHECK(glm::length(n) == Approx(1.0f));
+  }
+  CHECK(m.normals[0] == glm::vec3(0, 0, 1));  // counter-clockwise seen from +z
 }

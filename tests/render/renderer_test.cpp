@@ -81,7 +81,7 @@ class Scene {
   sim::Cloth cloth_;
   view::OrbitCamera camera_;
   render::RenderOptions options_;
-  io::Image image_;
+  base::Image image_;
 };
 
 }  // namespace

@@ -8,10 +8,12 @@
 #include <string_view>
 #include <variant>
 
+#include "cloth/base/status.h"
 #include "cloth/config/settings.h"
-#include "cloth/config/status.h"
 
 namespace cloth::config {
+
+using base::Status;
 
 /// Key-node grid size, nu x nv.
 struct GridSize {

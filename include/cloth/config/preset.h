@@ -10,10 +10,12 @@
 #include <string>
 #include <string_view>
 
+#include "cloth/base/status.h"
 #include "cloth/config/settings.h"
-#include "cloth/config/status.h"
 
 namespace cloth::config {
+
+using base::Status;
 
 /// The preset JSON text of the settings.
 std::string presetJson(const Settings& settings);

@@ -59,6 +59,8 @@ class HadapWrinkles {
  private:
   bool coefficientsStale(const sim::Cloth& cloth, const HadapSettings& s) const;
   void computeCoefficients(const sim::Cloth& cloth, const HadapSettings& s);
+  /// Triangle t's rest frame and its wrinkle coefficients for every pattern tiled `tiles` times.
+  void computeTriangle(const sim::Cloth& cloth, std::size_t t, double tiles);
   void integrateOverWindow(const sim::Cloth& cloth, int radius);
   void computeFactors(const sim::Cloth& cloth);
   std::vector<glm::vec4> keyTargets(const sim::Cloth& cloth, const HadapSettings& s);

@@ -8,8 +8,11 @@
 
 namespace cloth::detail {
 
-/// Uniform Catmull-Rom weights of control points P[i-1], P[i], P[i+1], P[i+2] at parameter t in [0, 1]
-/// of the segment from P[i] to P[i+1]. They sum to 1 and give P[i] at t = 0 and P[i+1] at t = 1.
+/// Kang §3.1 (no equation number): the cubic spline through the key nodes that places the frame and
+/// internal nodes (Kang Fig. 2). Kang does not name the spline; an interpolating one is needed, since
+/// the curve must pass through its control points. Uniform Catmull-Rom weights of control points P[i-1],
+/// P[i], P[i+1], P[i+2] at parameter t in [0, 1] of the segment from P[i] to P[i+1]. They sum to 1 and give
+/// P[i] at t = 0 and P[i+1] at t = 1.
 std::array<float, 4> catmullRomWeights(float t);
 
 /// Index of control point k of an n-point polyline for Catmull-Rom with mirrored ends: the end
@@ -21,6 +24,8 @@ struct MirroredPoint {
   float wa = 1;
   float wb = 0;
 };
+/// Kang §3.1 leaves the end segments open; a point mirrored about the border keeps the border
+/// segment's tangent, as a natural end would.
 MirroredPoint mirroredPoint(int k, int n);
 
 /// Whether a segment of rest length l0 whose control points are `distance` apart is compressed

@@ -6,18 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "cloth/base/image.h"
 #include "cloth/detail/height_field.h"
 #include "cloth/io/safe_file.h"
 
 namespace cloth::io {
 
-/// 8-bit pixels, row-major from the top row, `channels` per pixel.
-struct Image {
-  int width = 0;
-  int height = 0;
-  int channels = 0;
-  std::vector<std::uint8_t> pixels;
-};
+using base::Image;
 
 /// The image as PNG bytes, compressed for speed (zlib level 1, no row filter: 15 ms for a 1280 x 720
 /// frame, and smaller than filtered rows for rendered images); empty if the image is invalid.

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "cloth/config/status.h"
+#include "cloth/base/status.h"
 #include "cloth/sim/collision/collision_mesh.h"
 
 namespace cloth::io {
@@ -14,10 +14,10 @@ namespace cloth::io {
 /// coincident vertices joined) into `out`. Fails, saying why, if the file is missing, unreadable,
 /// empty, not a mesh Assimp knows, or unusable as a collider (sim::meshProblem: no triangles, not
 /// finite, non-manifold, too many triangles).
-config::Status loadMesh(const std::filesystem::path& path, sim::TriangleMesh& out);
+base::Status loadMesh(const std::filesystem::path& path, sim::TriangleMesh& out);
 
 /// loadMesh, then the collider's tree and normals.
-config::Status loadCollisionMesh(const std::filesystem::path& path,
-                                 std::shared_ptr<const sim::CollisionMesh>& out);
+base::Status loadCollisionMesh(const std::filesystem::path& path,
+                               std::shared_ptr<const sim::CollisionMesh>& out);
 
 }  // namespace cloth::io

@@ -6,11 +6,11 @@
 #include <filesystem>
 #include <string_view>
 
-#include "cloth/config/status.h"
+#include "cloth/base/status.h"
 
 namespace cloth::io {
 
-using config::Status;
+using base::Status;
 
 enum class Overwrite { Never, Allowed };
 

@@ -5,8 +5,8 @@
 // buffer itself, which spares a full-window copy a frame (3 ms at 1280 x 720 on llvmpipe). Headless
 // runs (EGL, no display) draw offscreen.
 
-#include "cloth/config/status.h"
-#include "cloth/io/image_io.h"
+#include "cloth/base/image.h"
+#include "cloth/base/status.h"
 #include "cloth/render/gl.h"
 
 namespace cloth::render {
@@ -19,18 +19,18 @@ class SceneTarget {
   ~SceneTarget();
 
   /// (Re)creates an offscreen target at width x height pixels with `samples` MSAA samples (0 = none).
-  config::Status create(int width, int height, int samples);
+  base::Status create(int width, int height, int samples);
   /// Makes the current window's back buffer (width x height pixels) the target.
   void useWindow(int width, int height);
   /// A new size, keeping where the target is and its samples.
-  config::Status resize(int width, int height);
+  base::Status resize(int width, int height);
   /// Binds the target for drawing.
   void bindForDrawing() const;
   /// Resolves the samples into the single-sampled buffer and binds it for glReadPixels.
   void resolveForReading() const;
   /// The resolved image (what was last drawn into the target), top row first. In the window it is
   /// only defined between drawing and the buffer swap.
-  io::Image read() const;
+  base::Image read() const;
   /// Copies the resolved image to the window's framebuffer (nothing to copy if it is the target)
   /// and binds that for drawing (the UI).
   void copyToWindow() const;

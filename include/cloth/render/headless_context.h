@@ -2,7 +2,7 @@
 // An OpenGL 3.3 core context with no display: EGL on Mesa's surfaceless platform. Rendering goes to
 // an offscreen framebuffer.
 
-#include "cloth/config/status.h"
+#include "cloth/base/status.h"
 
 namespace cloth::render {
 
@@ -13,7 +13,7 @@ class HeadlessContext {
   HeadlessContext& operator=(const HeadlessContext&) = delete;
   ~HeadlessContext();
 
-  config::Status create();
+  base::Status create();
 
  private:
   void* display_ = nullptr;  // EGLDisplay

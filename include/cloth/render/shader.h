@@ -10,12 +10,12 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
-#include "cloth/config/status.h"
+#include "cloth/base/status.h"
 #include "cloth/render/gl.h"
 
 namespace cloth::render {
 
-using config::Status;
+using base::Status;
 
 class Shader {
  public:

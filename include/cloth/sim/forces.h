@@ -10,6 +10,12 @@
 
 namespace cloth::sim {
 
+/// The stiffness a spring of length `length` pulls with: k, or k * compression while it is shorter
+/// than its rest length (cloth buckles rather than shrinks).
+inline Real springStiffness(Real length, Real rest, Real k, Real compression) {
+  return length < rest ? k * compression : k;
+}
+
 /// Hooke's law (Huang eq. 1): the force on end a of a spring from xa to xb with rest length `rest`
 /// (m) and stiffness k (N/m), or k * compression while it is shorter than its rest length (cloth
 /// buckles rather than shrinks). The force on b is the negation. A zero rest length gives k (xb - xa);

@@ -88,6 +88,7 @@ class Simulation {
   std::optional<PickResult> pick(const Ray& ray);
 
  private:
+  bool hasNode(NodeIndex node) const;
   void guardedSubstep(Real h);
   void substep(Real h);
   void syncMass();

@@ -11,13 +11,13 @@
 
 namespace cloth::sim {
 
-/// Kang eq. 17 (eq. 15): drag -K_D |n.u^| |u|^2 u^, against the relative velocity. Zero when |u| ~ 0.
+/// Kang eq. 17: drag -K_D |n.u^| |u|^2 u^, against the relative velocity. Zero when |u| ~ 0.
 Vec3 kangDrag(const Vec3& n, const Vec3& u, Real kD);
 
-/// Kang eq. 18-19 (eq. 16): lift K_L cos(theta) |u|^2 along U = (N~ x u^) x u^, perpendicular to u and
-/// away from the windward face N~. U is used as the direction eq. 16 asks for (a unit vector), so the
-/// magnitude is K_L cos(theta) |u|^2. It is largest when the cloth lies parallel to the flow and flips
-/// with N~ there.
+/// Kang eq. 19: lift K_L cos(theta) |u|^2 along U = (N~ x u^) x u^, perpendicular to u and away from
+/// the windward face N~ (Kang eq. 18). U is taken as a unit vector, so the
+/// magnitude is K_L cos(theta) |u|^2, the cos(theta) law of the lift Kang discretises. It is largest when the
+/// cloth lies parallel to the flow and flips with N~ there.
 Vec3 kangLift(const Vec3& n, const Vec3& u, Real kL);
 
 /// Thin-plate lift: K_L sin(theta) cos(theta) |u|^2 along the same direction as kangLift, where

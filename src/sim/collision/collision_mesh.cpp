@@ -1,4 +1,5 @@
 #include "cloth/sim/collision/collision_mesh.h"
+#include "cloth/sim/geometry.h"
 
 #include <algorithm>
 #include <array>
@@ -22,11 +23,6 @@ bool finite(const Vec3& p) {
   return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
 }
 
-Vec3 unitOr(const Vec3& v, const Vec3& fallback) {
-  const Real len = glm::length(v);
-  return len > 0 && std::isfinite(len) ? v / len : fallback;
-}
-
 // Interior angle of the triangle at corner k.
 Real angleAt(const Vec3& corner, const Vec3& a, const Vec3& b) {
   const Vec3 u = unitOr(a - corner, Vec3(0)), w = unitOr(b - corner, Vec3(0));
@@ -37,9 +33,9 @@ TriangleMesh withoutDegenerateTriangles(TriangleMesh mesh) {
   std::vector<Triangle> kept;
   kept.reserve(mesh.triangles.size());
   for (const Triangle& t : mesh.triangles) {
-    const Vec3 n = glm::cross(mesh.vertices[t.v[1]] - mesh.vertices[t.v[0]],
-                              mesh.vertices[t.v[2]] - mesh.vertices[t.v[0]]);
-    if (glm::dot(n, n) > 0) kept.push_back(t);
+    const Vec3 n =
+        triangleNormal(mesh.vertices[t.v[0]], mesh.vertices[t.v[1]], mesh.vertices[t.v[2]], Vec3(0));
+    if (n != Vec3(0)) kept.push_back(t);
   }
   mesh.triangles = std::move(kept);
   return mesh;
@@ -94,7 +90,7 @@ CollisionMesh::CollisionMesh(TriangleMesh mesh) : mesh_(withoutDegenerateTriangl
   std::map<Edge, int> edgeUses;
   for (std::size_t t = 0; t < mesh_.triangles.size(); ++t) {
     const auto& v = mesh_.triangles[t].v;
-    faceNormal_[t] = unitOr(glm::cross(x[v[1]] - x[v[0]], x[v[2]] - x[v[0]]), Vec3(0, 1, 0));
+    faceNormal_[t] = triangleNormal(x[v[0]], x[v[1]], x[v[2]], Vec3(0, 1, 0));
     for (int k = 0; k < 3; ++k) {
       vertexNormal_[v[k]] += angleAt(x[v[k]], x[v[(k + 1) % 3]], x[v[(k + 2) % 3]]) * faceNormal_[t];
       edgeSum[edgeKey(v[k], v[(k + 1) % 3])] += faceNormal_[t];

@@ -8,16 +8,12 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/collision/point_move.h"
+#include "cloth/sim/geometry.h"
 
 namespace cloth::sim {
 namespace {
 
 using EdgeKey = std::pair<NodeIndex, NodeIndex>;
-
-Vec3 unitOr(const Vec3& v, const Vec3& fallback) {
-  const Real len = glm::length(v);
-  return len > 0 ? v / len : fallback;
-}
 
 // A box's corners point out along their diagonal; an edge's normal bisects its two faces.
 void boxFeatures(const Collider& c, ColliderFeatures& f) {
@@ -45,7 +41,7 @@ std::map<EdgeKey, std::vector<std::pair<int, NodeIndex>>> edgeFaces(const Triang
 Vec3 faceNormal(const TriangleMesh& m, int t) {
   const Triangle& tri = m.triangles[t];
   const Vec3& a = m.vertices[tri.v[0]];
-  return unitOr(glm::cross(m.vertices[tri.v[1]] - a, m.vertices[tri.v[2]] - a), Vec3(0));
+  return triangleNormal(a, m.vertices[tri.v[1]], m.vertices[tri.v[2]], Vec3(0));
 }
 
 // An edge is sharp where its two faces meet at a convex angle over kSharpAngle, or on an open rim.
@@ -118,7 +114,7 @@ bool belongsOutside(const Vec3& onFeature, const Vec3& pointStart, const Vec3& n
 bool vertexTriangle(Cloth& c, std::span<const Vec3> xStart, const Triangle& t, const Feature& f,
                     const FeatureContactSettings& s, std::span<Vec3> contactNormal) {
   const Vec3 &a = c.x[t.v[0]], &b = c.x[t.v[1]], &d = c.x[t.v[2]];
-  Vec3 n = unitOr(glm::cross(b - a, d - a), Vec3(0));
+  Vec3 n = triangleNormal(a, b, d, Vec3(0));
   if (n == Vec3(0)) return false;
   if (glm::dot(n, f.normal) < 0) n = -n;
   Vec3 bary;
@@ -171,45 +167,61 @@ Feature edgeFeature(const ColliderFeatures& f, const MeshPlacement& place, int i
   return {place.apply(f.edges[i].a), place.apply(f.edges[i].b), f.edgeNormals[i]};
 }
 
-}  // namespace
+// The cloth part of the broad phase: the tree of its triangles where they are now, and how far they
+// may have come from in the step.
+struct PairSearch {
+  const Cloth& cloth;
+  std::span<const Vec3> xStart;
+  const AabbTree& tree;
+  Real reach = 0;   ///< m: the passes after the stretch limit move the cloth a little more
+  Real margin = 0;  ///< m: reach plus the farthest any node came in the step
+  Aabb clothBox;    ///< the whole cloth, inflated by the margin
 
-void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
-                      const ColliderFeatures& features, const ClothEdges& edges, const AabbTree& tree,
-                      Real thickness, FeatureScratch& scratch, FeaturePairs& out) {
-  out.vertexTriangle.clear();
-  out.edgeEdge.clear();
-  if (features.empty() || tree.empty()) return;
-  const MeshPlacement place = placementOf(collider);
-  Real farthest = 0;  // m: the tree holds the cloth where it is; it came from as far as this
-  for (std::size_t i = 0; i < cloth.nodeCount(); ++i)
-    farthest = std::max(farthest, glm::length(cloth.x[i] - xStart[i]));
-  const Real reach = 2 * thickness;  // the passes after the stretch limit move the cloth a little more
-  const Real margin = reach + farthest;
-  const Aabb clothBox = tree.rootBox().inflated(margin);
-  auto swept = [&](std::initializer_list<NodeIndex> nodes) {  // where these nodes went in the step
+  PairSearch(const Cloth& c, std::span<const Vec3> start, const AabbTree& t, Real thickness)
+      : cloth(c), xStart(start), tree(t), reach(2 * thickness) {
+    Real farthest = 0;
+    for (std::size_t i = 0; i < cloth.nodeCount(); ++i)
+      farthest = std::max(farthest, glm::length(cloth.x[i] - xStart[i]));
+    margin = reach + farthest;
+    clothBox = tree.rootBox().inflated(margin);
+  }
+
+  /// Where these nodes went in the step, inflated by the reach.
+  Aabb swept(std::initializer_list<NodeIndex> nodes) const {
     Aabb b;
     for (NodeIndex n : nodes) b.grow(cloth.x[n]), b.grow(xStart[n]);
     return b.inflated(reach);
-  };
+  }
+};
+
+void findVertexTrianglePairs(const PairSearch& search, const ColliderFeatures& features,
+                             const MeshPlacement& place, FeatureScratch& scratch, FeaturePairs& out) {
   for (int i = 0; i < static_cast<int>(features.vertices.size()); ++i) {
     const Vec3 p = vertexFeature(features, place, i).p;
-    if (!clothBox.contains(p)) continue;
+    if (!search.clothBox.contains(p)) continue;
     scratch.triangles.clear();
-    tree.overlapping(Aabb{p, p}.inflated(margin), cloth.x, cloth.triangles, scratch.triangles);
+    search.tree.overlapping(Aabb{p, p}.inflated(search.margin), search.cloth.x, search.cloth.triangles,
+                            scratch.triangles);
     for (int t : scratch.triangles) {
-      const Triangle& tri = cloth.triangles[t];
-      if (swept({tri.v[0], tri.v[1], tri.v[2]}).contains(p)) out.vertexTriangle.push_back({i, t});
+      const Triangle& tri = search.cloth.triangles[t];
+      if (search.swept({tri.v[0], tri.v[1], tri.v[2]}).contains(p)) out.vertexTriangle.push_back({i, t});
     }
   }
+}
+
+// Each cloth edge once per feature edge, though several of its triangles are near it.
+void findEdgeEdgePairs(const PairSearch& search, const ColliderFeatures& features, const MeshPlacement& place,
+                       const ClothEdges& edges, FeatureScratch& scratch, FeaturePairs& out) {
   scratch.edgeStamp.resize(edges.nodes.size(), 0);
   for (int i = 0; i < static_cast<int>(features.edges.size()); ++i) {
     const Feature f = edgeFeature(features, place, i);
     Aabb box;
     box.grow(f.p);
     box.grow(f.q);
-    if (!box.inflated(margin).overlaps(clothBox)) continue;
+    if (!box.inflated(search.margin).overlaps(search.clothBox)) continue;
     scratch.triangles.clear();
-    tree.overlapping(box.inflated(margin), cloth.x, cloth.triangles, scratch.triangles);
+    search.tree.overlapping(box.inflated(search.margin), search.cloth.x, search.cloth.triangles,
+                            scratch.triangles);
     if (++scratch.stamp == 0) {  // wrapped around: forget every old visit
       std::fill(scratch.edgeStamp.begin(), scratch.edgeStamp.end(), 0u);
       scratch.stamp = 1;
@@ -218,9 +230,24 @@ void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Co
       for (int e : edges.ofTriangle[t]) {
         if (scratch.edgeStamp[e] == scratch.stamp) continue;
         scratch.edgeStamp[e] = scratch.stamp;
-        if (swept({edges.nodes[e][0], edges.nodes[e][1]}).overlaps(box)) out.edgeEdge.push_back({i, e});
+        if (search.swept({edges.nodes[e][0], edges.nodes[e][1]}).overlaps(box))
+          out.edgeEdge.push_back({i, e});
       }
   }
+}
+
+}  // namespace
+
+void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
+                      const ColliderFeatures& features, const ClothEdges& edges, const AabbTree& tree,
+                      Real thickness, FeatureScratch& scratch, FeaturePairs& out) {
+  out.vertexTriangle.clear();
+  out.edgeEdge.clear();
+  if (features.empty() || tree.empty()) return;
+  const PairSearch search(cloth, xStart, tree, thickness);
+  const MeshPlacement place = placementOf(collider);
+  findVertexTrianglePairs(search, features, place, scratch, out);
+  findEdgeEdgePairs(search, features, place, edges, scratch, out);
 }
 
 int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,

@@ -1,4 +1,5 @@
 #include "cloth/sim/scenes/flutter.h"
+#include "cloth/sim/geometry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +29,7 @@ std::vector<Real> powerSpectrum(std::span<const Real> signal) {
 void FlutterRecorder::sample(const Cloth& cloth) {
   const Triangle& t = cloth.triangles.front();
   const Vec3& r0 = cloth.restX[t.v[0]];
-  const Vec3 n = glm::normalize(glm::cross(cloth.restX[t.v[1]] - r0, cloth.restX[t.v[2]] - r0));
+  const Vec3 n = triangleNormal(r0, cloth.restX[t.v[1]], cloth.restX[t.v[2]], Vec3(0, 0, 1));
   signals_.resize(static_cast<std::size_t>(cloth.nv));
   for (int j = 0; j < cloth.nv; ++j)
     signals_[j].push_back(glm::dot(cloth.x[cloth.index(cloth.nu - 1, j)], n));

@@ -1,5 +1,7 @@
 #include "cloth/sim/solve/implicit_cg.h"
 
+#include "cloth/sim/forces.h"
+
 #include <cmath>
 
 #include <glm/geometric.hpp>
@@ -21,9 +23,9 @@ void assembleBlocks(const Cloth& cloth, const Stiffness& k, std::vector<glm::dma
     const Real kf = k.of(fam);
     for (std::size_t s = r.begin; s < r.end; ++s) {
       const Spring& sp = cloth.springs[s];
-      const bool compressed = glm::length(cloth.x[sp.b] - cloth.x[sp.a]) < sp.rest;
-      blocks[s] =
-          springStiffnessBlock(cloth.x[sp.a], cloth.x[sp.b], sp.rest, compressed ? kf * k.compression : kf);
+      const Real length = glm::length(cloth.x[sp.b] - cloth.x[sp.a]);
+      blocks[s] = springStiffnessBlock(cloth.x[sp.a], cloth.x[sp.b], sp.rest,
+                                       springStiffness(length, sp.rest, kf, k.compression));
     }
   }
 }

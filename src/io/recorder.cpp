@@ -1,4 +1,4 @@
-#include "recorder.h"
+#include "cloth/io/recorder.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -12,12 +12,12 @@
 #include <sstream>
 #include <vector>
 
+#include "cloth/io/capture_names.h"
 #include "cloth/io/obj_writer.h"
-#include "cloth/view/capture_names.h"
 
 extern char** environ;
 
-namespace cloth::app {
+namespace cloth::io {
 namespace {
 
 // Frames waiting for the writer: enough to ride out a slow write, few enough (6 MB at 1280 x 720
@@ -67,15 +67,15 @@ Recorder::~Recorder() {
   stop();
 }
 
-config::Status Recorder::start(const std::filesystem::path& base, CaptureFormat format, double fps) {
+Status Recorder::start(const std::filesystem::path& parent, CaptureFormat format, double fps) {
   stop();
   if (format == CaptureFormat::Mp4 && !onPath("ffmpeg"))
-    return config::Status::failure("MP4 recording needs ffmpeg on PATH; record PNG frames instead");
-  if (auto st = io::ensureWritableDirectory(base); !st) return st;
-  folder_ = view::nextRecordingFolder(base);
+    return Status::failure("MP4 recording needs ffmpeg on PATH; record PNG frames instead");
+  if (auto st = ensureWritableDirectory(parent); !st) return st;
+  folder_ = nextRecordingFolder(parent);
   std::error_code ec;
   if (!std::filesystem::create_directory(folder_, ec))
-    return config::Status::failure("cannot create '" + folder_.string() + "': " + ec.message());
+    return Status::failure("cannot create '" + folder_.string() + "': " + ec.message());
   format_ = format;
   fps_ = fps;
   stopping_ = failed_ = false;
@@ -83,26 +83,26 @@ config::Status Recorder::start(const std::filesystem::path& base, CaptureFormat 
   error_.clear();
   active_ = true;
   if (format != CaptureFormat::Pc2) worker_ = std::thread(&Recorder::run, this);
-  return config::Status::success();
+  return Status::success();
 }
 
 bool Recorder::addSurface(const detail::SurfaceMesh& surface) {
   if (!active_ || format_ != CaptureFormat::Pc2) return false;
-  auto write = [&]() -> config::Status {
+  auto write = [&]() -> Status {
     if (!cache_.isOpen()) {
-      const io::ObjMesh first{surface.positions, surface.uvs, surface.normals, surface.indices};
-      if (auto st = io::writeObj(folder_ / "recording.obj", first, io::Overwrite::Never,
-                                 "the first frame of recording.pc2, same vertex order");
+      const ObjMesh first{surface.positions, surface.uvs, surface.normals, surface.indices};
+      if (auto st = writeObj(folder_ / "recording.obj", first, Overwrite::Never,
+                             "the first frame of recording.pc2, same vertex order");
           !st)
         return st;
       if (auto st = cache_.open(folder_ / "recording.pc2", static_cast<int>(surface.vertexCount()), 0, 1,
-                                io::Overwrite::Never);
+                                Overwrite::Never);
           !st)
         return st;
     }
     return cache_.add(surface.positions);
   };
-  if (const config::Status st = write(); !st) {
+  if (const Status st = write(); !st) {
     {
       std::lock_guard lock(mutex_);
       error_ = st.message();
@@ -116,8 +116,8 @@ bool Recorder::addSurface(const detail::SurfaceMesh& surface) {
   return true;
 }
 
-bool Recorder::add(io::Image frame) {
-  if (!active_) return false;
+bool Recorder::add(Image frame) {
+  if (!active_ || format_ == CaptureFormat::Pc2) return false;  // a point cache takes surfaces
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return queue_.size() < kMaxQueued || failed_; });
   if (failed_) {
@@ -132,7 +132,7 @@ bool Recorder::add(io::Image frame) {
 
 void Recorder::stop() {
   if (cache_.isOpen())  // the frames written so far, even after a failed one
-    if (const config::Status st = cache_.close(); !st && error_.empty()) error_ = st.message();
+    if (const Status st = cache_.close(); !st && error_.empty()) error_ = st.message();
   if (!worker_.joinable()) {
     active_ = false;
     return;
@@ -165,7 +165,7 @@ void Recorder::run() {
   sigaddset(&pipeSignal, SIGPIPE);
   pthread_sigmask(SIG_BLOCK, &pipeSignal, nullptr);
   for (;;) {
-    io::Image frame;
+    Image frame;
     long long index = 0;
     {
       std::unique_lock lock(mutex_);
@@ -175,7 +175,7 @@ void Recorder::run() {
       queue_.pop_front();
       index = written_;
     }
-    const config::Status st = write(frame, index);
+    const Status st = write(frame, index);
     std::lock_guard lock(mutex_);
     if (!st) {
       error_ = st.message();
@@ -191,9 +191,9 @@ void Recorder::run() {
 
 // ffmpeg reads raw frames from a pipe. It is started with an argument vector, no shell: nothing in
 // the arguments or the path is interpreted.
-config::Status Recorder::startEncoder(const io::Image& first) {
+Status Recorder::startEncoder(const Image& first) {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return config::Status::failure("cannot start ffmpeg: " + errnoText());
+  if (::pipe2(fds, O_CLOEXEC) != 0) return Status::failure("cannot start ffmpeg: " + errnoText());
   const std::vector<std::string> args =
       ffmpegArguments(first.width, first.height, fps_, folder_ / "recording.mp4");
   std::vector<char*> argv;
@@ -208,11 +208,11 @@ config::Status Recorder::startEncoder(const io::Image& first) {
   ::close(fds[0]);
   if (spawned != 0) {
     ::close(fds[1]);
-    return config::Status::failure("cannot start ffmpeg: " + std::string(std::strerror(spawned)));
+    return Status::failure("cannot start ffmpeg: " + std::string(std::strerror(spawned)));
   }
   encoderPid_ = pid;
   encoderInput_ = fds[1];
-  return config::Status::success();
+  return Status::success();
 }
 
 // Closes ffmpeg's input, waits for it to finish the file; the error, if it failed.
@@ -233,14 +233,13 @@ std::string Recorder::finishEncoder() {
                             : " (killed by signal " + std::to_string(WTERMSIG(status)) + ")");
 }
 
-config::Status Recorder::write(const io::Image& frame, long long index) {
-  if (format_ == CaptureFormat::Png)
-    return io::writePng(view::framePath(folder_, index), frame, io::Overwrite::Never);
+Status Recorder::write(const Image& frame, long long index) {
+  if (format_ == CaptureFormat::Png) return writePng(framePath(folder_, index), frame, Overwrite::Never);
   if (encoderPid_ <= 0)
     if (auto st = startEncoder(frame); !st) return st;
   if (!writeAll(encoderInput_, frame.pixels.data(), frame.pixels.size()))
-    return config::Status::failure("ffmpeg stopped accepting frames (" + errnoText() + ")");
-  return config::Status::success();
+    return Status::failure("ffmpeg stopped accepting frames (" + errnoText() + ")");
+  return Status::success();
 }
 
-}  // namespace cloth::app
+}  // namespace cloth::io

@@ -1,9 +1,9 @@
-#include "cloth/view/capture_names.h"
+#include "cloth/io/capture_names.h"
 
 #include <cstdio>
 #include <system_error>
 
-namespace cloth::view {
+namespace cloth::io {
 namespace {
 
 // The first base/prefix_NNNN(suffix) that does not exist, counting from 1.
@@ -33,4 +33,4 @@ std::filesystem::path nextScreenshotPath(const std::filesystem::path& base) {
   return firstFree(base, "screenshot", ".png");
 }
 
-}  // namespace cloth::view
+}  // namespace cloth::io

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-namespace cloth::view {
+namespace cloth::io {
 
 /// The first of `base`/recording_0001, recording_0002, ... that does not exist yet.
 std::filesystem::path nextRecordingFolder(const std::filesystem::path& base);
@@ -15,4 +15,4 @@ std::filesystem::path framePath(const std::filesystem::path& folder, long long f
 /// The first of `base`/screenshot_0001.png, ... that does not exist yet.
 std::filesystem::path nextScreenshotPath(const std::filesystem::path& base);
 
-}  // namespace cloth::view
+}  // namespace cloth::io

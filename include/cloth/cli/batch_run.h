@@ -3,7 +3,7 @@
 
 #include <iosfwd>
 
-#include "cli_options.h"
+#include "cloth/cli/cli_options.h"
 
 namespace cloth::cli {
 

@@ -14,13 +14,15 @@
 #include <thread>
 #include <vector>
 
-#include "app_options.h"
-#include "cloth/config/status.h"
+#include "cloth/base/status.h"
 #include "cloth/detail/surface_mesh.h"
 #include "cloth/io/image_io.h"
 #include "cloth/io/pc2_writer.h"
 
-namespace cloth::app {
+namespace cloth::io {
+
+/// What a recording writes: numbered PNG frames, an MP4 through ffmpeg, or a PC2 point cache.
+enum class CaptureFormat { Png, Mp4, Pc2 };
 
 /// Whether an executable called `name` is on PATH.
 bool onPath(const std::string& name);
@@ -36,10 +38,10 @@ class Recorder {
   Recorder& operator=(const Recorder&) = delete;
   ~Recorder();
 
-  /// Starts recording into a new numbered folder under `base` (recording_0001, ...).
-  config::Status start(const std::filesystem::path& base, CaptureFormat format, double fps);
+  /// Starts recording into a new numbered folder under `parent` (recording_0001, ...).
+  Status start(const std::filesystem::path& parent, CaptureFormat format, double fps);
   /// Queues a frame; waits if the writer is behind. False once the recording has stopped.
-  bool add(io::Image frame);
+  bool add(Image frame);
   /// PC2 recordings: appends the surface's vertices to recording.pc2 (the first frame also goes to
   /// recording.obj, with the same vertex order). False once the recording has stopped.
   bool addSurface(const detail::SurfaceMesh& surface);
@@ -55,21 +57,21 @@ class Recorder {
 
  private:
   void run();
-  config::Status write(const io::Image& frame, long long index);
-  config::Status startEncoder(const io::Image& first);
+  Status write(const Image& frame, long long index);
+  Status startEncoder(const Image& first);
   std::string finishEncoder();
 
   bool active_ = false;
   CaptureFormat format_ = CaptureFormat::Png;
   double fps_ = 30;
   std::filesystem::path folder_;
-  io::Pc2Writer cache_;    ///< while recording PC2
+  Pc2Writer cache_;        ///< while recording PC2
   int encoderPid_ = -1;    ///< ffmpeg, while recording MP4
   int encoderInput_ = -1;  ///< the write end of its standard input
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<io::Image> queue_;
+  std::deque<Image> queue_;
   bool stopping_ = false;
   bool failed_ = false;
   long long written_ = 0;
@@ -77,4 +79,4 @@ class Recorder {
   std::thread worker_;
 };
 
-}  // namespace cloth::app
+}  // namespace cloth::io

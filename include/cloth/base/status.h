@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-namespace cloth::config {
+namespace cloth::base {
 
 class [[nodiscard]] Status {
  public:
@@ -21,4 +21,4 @@ class [[nodiscard]] Status {
   std::string message_;
 };
 
-}  // namespace cloth::config
+}  // namespace cloth::base

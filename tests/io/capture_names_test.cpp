@@ -4,10 +4,10 @@
 #include <fstream>
 #include <string>
 
-#include "cloth/view/capture_names.h"
+#include "cloth/io/capture_names.h"
 
 namespace fs = std::filesystem;
-using namespace cloth::view;
+using namespace cloth::io;
 
 TEST_CASE("capture_names: recordings and screenshots never reuse an existing name") {
   const fs::path base = fs::temp_directory_path() / ("clothview_names_" + std::to_string(::getpid()));

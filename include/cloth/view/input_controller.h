@@ -1,0 +1,55 @@
+#pragma once
+// Turns mouse and keyboard input into camera moves, node drags and pins, and commands. The UI gets
+// the mouse and keyboard first: the caller says whether it wants them.
+
+#include <optional>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "cloth/sim/simulation.h"
+#include "cloth/view/controls.h"
+#include "cloth/view/input_event.h"
+#include "cloth/view/orbit_camera.h"
+#include "cloth/view/picking.h"
+
+namespace cloth::view {
+
+/// What input acts on: the simulation (drags, pins) and the camera (orbit, pan, zoom).
+struct InputTarget {
+  sim::Simulation& simulation;
+  OrbitCamera& camera;
+};
+
+/// Whether the UI drawn over the view takes the mouse or the keyboard this frame.
+struct UiCapture {
+  bool mouse = false;
+  bool keyboard = false;
+};
+
+class InputController {
+ public:
+  /// Handles the frame's events; returns the keyboard commands to run.
+  std::vector<Command> handle(const std::vector<InputEvent>& events, InputTarget target,
+                              const Viewport& viewport, UiCapture ui);
+  /// Forgets the gesture in progress (the simulation it referred to was rebuilt).
+  void cancel() { gesture_ = Gesture::None; }
+  /// The node being dragged, if a drag is in progress.
+  std::optional<sim::NodeIndex> dragged() const {
+    return gesture_ == Gesture::DragNode ? std::optional(dragged_) : std::nullopt;
+  }
+
+ private:
+  enum class Gesture { None, DragNode, Orbit, Pan };
+  void press(const InputEvent& e, InputTarget target, const Viewport& viewport);
+  void release(InputTarget target);
+  void move(glm::vec2 cursor, InputTarget target, const Viewport& viewport);
+
+  // The drag in progress: the grabbed node (a handle of the simulation) and the plane it moves in.
+  Gesture gesture_ = Gesture::None;
+  glm::vec2 lastCursor_{0};
+  sim::NodeIndex dragged_ = -1;
+  DragPlane dragPlane_;
+};
+
+}  // namespace cloth::view

@@ -1,0 +1,89 @@
+#include "cloth/view/input_controller.h"
+
+namespace cloth::view {
+namespace {
+
+// Cloth under the cursor (a ray through the AABB tree), else a node within a few pixels of it.
+std::optional<sim::NodeIndex> pickNode(glm::vec2 cursor, InputTarget target, const Viewport& viewport) {
+  constexpr float kGrabRadius = 12;  // pixels
+  if (auto hit = target.simulation.pick(cursorRay(target.camera, viewport, cursor))) return hit->node;
+  const auto near =
+      nearestOnScreen(target.camera, viewport, target.simulation.cloth().x, cursor, kGrabRadius);
+  if (near) return static_cast<sim::NodeIndex>(*near);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<Command> InputController::handle(const std::vector<InputEvent>& events, InputTarget target,
+                                             const Viewport& viewport, UiCapture ui) {
+  std::vector<Command> commands;
+  for (const InputEvent& e : events) {
+    switch (e.type) {
+      case InputEvent::Type::MouseButton:
+        if (e.pressed && !ui.mouse)
+          press(e, target, viewport);
+        else if (!e.pressed)
+          release(target);
+        break;
+      case InputEvent::Type::CursorMove:
+        move(e.value, target, viewport);
+        break;
+      case InputEvent::Type::Scroll:
+        if (!ui.mouse) target.camera.zoom(e.value.y);
+        break;
+      case InputEvent::Type::Key:
+        if (ui.keyboard || (e.mods & (kControl | kAlt | kSuper))) break;
+        if (auto c = commandForKey(e.key)) commands.push_back(*c);
+        break;
+    }
+  }
+  return commands;
+}
+
+void InputController::press(const InputEvent& e, InputTarget target, const Viewport& viewport) {
+  lastCursor_ = e.value;
+  if (e.button != MouseButton::Left) {
+    gesture_ = Gesture::Pan;
+    return;
+  }
+  sim::Simulation& s = target.simulation;
+  const std::optional<sim::NodeIndex> node = pickNode(e.value, target, viewport);
+  if (node && (e.mods & kShift)) {  // Shift+click: pin or unpin
+    s.isPinned(*node) ? s.unpin(*node) : s.pin(*node);
+    return;
+  }
+  if (node && s.grab(*node)) {
+    gesture_ = Gesture::DragNode;
+    dragged_ = *node;
+    dragPlane_ = cameraFacingPlane(target.camera, s.cloth().x[*node]);
+    return;
+  }
+  gesture_ = Gesture::Orbit;
+}
+
+void InputController::release(InputTarget target) {
+  if (gesture_ == Gesture::DragNode) target.simulation.release(dragged_);
+  gesture_ = Gesture::None;
+}
+
+void InputController::move(glm::vec2 cursor, InputTarget target, const Viewport& viewport) {
+  const glm::vec2 delta = cursor - lastCursor_;
+  lastCursor_ = cursor;
+  switch (gesture_) {
+    case Gesture::DragNode:
+      if (auto goal = intersect(cursorRay(target.camera, viewport, cursor), dragPlane_))
+        target.simulation.setHandleTarget(dragged_, *goal);
+      break;
+    case Gesture::Orbit:
+      target.camera.orbit(delta.x, delta.y, glm::vec2(viewport.width, viewport.height));
+      break;
+    case Gesture::Pan:
+      target.camera.pan(delta.x, delta.y, viewport.height);
+      break;
+    case Gesture::None:
+      break;
+  }
+}
+
+}  // namespace cloth::view
