@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cloth/config/command_line.h"
+#include "cloth/config/listing.h"
 #include "cloth/view/controls.h"
 #include "viewer_state.h"
 
@@ -19,8 +20,8 @@ std::vector<std::string> showNames() {
 }
 
 void addSceneOptions(CLI::App& app, AppOptions& o) {
-  app.add_option("--scene", o.scene, "Scene to open (see clothsim --list-scenes)")->default_str("flag");
-  app.add_option("--set", o.assignments, "NAME=VALUE parameter, repeatable (see clothsim --list-params)")
+  app.add_option("--scene", o.scene, "Scene to open (see --list-scenes)")->default_str("flag");
+  app.add_option("--set", o.assignments, "NAME=VALUE parameter, repeatable (see --list-params)")
       ->take_all()
       ->allow_extra_args(false);
   app.add_option("--preset", o.preset, "Load parameters from a preset JSON file (before --set)");
@@ -75,8 +76,18 @@ void addScriptOptions(CLI::App& app, AppOptions& o, std::vector<std::string>& dr
       ->allow_extra_args(false);
 }
 
-void addOptions(CLI::App& app, AppOptions& o, std::string& format, std::vector<std::string>& drags) {
+// What a run lists instead of opening a window, as clothsim's flags of the same names.
+struct Listings {
+  bool scenes = false;
+  bool params = false;
+};
+
+void addOptions(CLI::App& app, AppOptions& o, std::string& format, std::vector<std::string>& drags,
+                Listings& list) {
   addSceneOptions(app, o);
+  app.add_flag("--list-scenes", list.scenes, "List the scenes and exit");
+  app.add_flag("--list-params", list.params,
+               "List every parameter with unit, value (of --scene) and range, and exit");
   addViewOptions(app, o);
   addCaptureOptions(app, o, format);
   addScriptOptions(app, o, drags);
@@ -91,9 +102,16 @@ std::variant<AppOptions, ExitNow> parseAppOptions(int argc, const char* const* a
   AppOptions o;
   std::string format = "png";
   std::vector<std::string> drags;
-  addOptions(app, o, format, drags);
+  Listings list;
+  addOptions(app, o, format, drags, list);
   app.footer(view::controlsText());
   if (auto exit = config::parseOrExit(app, argc, argv, "clothview", kVersion)) return *exit;
+  if (list.scenes) return ExitNow{0, config::sceneList()};
+  if (list.params) {
+    const auto s = config::settingsForScene(o.scene);
+    if (!s) return ExitNow{2, "clothview: error: unknown scene '" + o.scene + "' (see --list-scenes)\n"};
+    return ExitNow{0, config::paramList(*s)};
+  }
   o.format = format == "mp4" ? CaptureFormat::Mp4 : format == "pc2" ? CaptureFormat::Pc2 : CaptureFormat::Png;
   std::string error;
   if (auto parsed = sim::parseDrags(drags, error))

@@ -16,7 +16,7 @@ namespace {
 std::optional<cloth::config::Settings> initialSettings(const cloth::app::AppOptions& o) {
   auto settings = cloth::config::settingsForScene(o.scene);
   if (!settings) {
-    std::cerr << "clothview: error: unknown scene '" << o.scene << "' (see clothsim --list-scenes)\n";
+    std::cerr << "clothview: error: unknown scene '" << o.scene << "' (see --list-scenes)\n";
     return std::nullopt;
   }
   if (o.preset)

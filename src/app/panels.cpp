@@ -399,8 +399,8 @@ void drawHelpOverlay(ViewerState& state) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->Size.x * 0.5f, vp->Size.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::Begin("Controls (H to close)", &state.showHelp, ImGuiWindowFlags_AlwaysAutoResize);
-  for (const view::KeyBinding& b : view::keyBindings())
-    ImGui::Text("%-6.*s %.*s", int(b.label.size()), b.label.data(), int(b.help.size()), b.help.data());
+  for (const view::HelpLine& l : view::keyHelp())
+    ImGui::Text("%-7s %.*s", l.what.c_str(), int(l.help.size()), l.help.data());
   ImGui::Separator();
   for (const view::GestureHelp& g : view::mouseGestures())
     ImGui::Text("%-26.*s %.*s", int(g.gesture.size()), g.gesture.data(), int(g.help.size()), g.help.data());

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cloth/cli/run_stats.h"
+#include "cloth/config/listing.h"
 #include "cloth/config/param_table.h"
 #include "cloth/detail/names.h"
 #include "cloth/detail/refiner.h"
@@ -35,29 +36,6 @@ constexpr double kSurfaceClearance = 0.5;  // of the thickness, kept by the rend
 
 double seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
-}
-
-void listScenes(std::ostream& out) {
-  for (std::string_view name : sim::sceneNames()) {
-    const auto scene = sim::findScene(name);
-    char line[256];
-    std::snprintf(line, sizeof line, "%-16s %s\n", scene->name.c_str(), scene->description.c_str());
-    out << line;
-  }
-}
-
-void listParams(const config::Settings& s, std::ostream& out) {
-  char line[512];
-  std::snprintf(line, sizeof line, "%-17s %-7s %-22s %-34s %s\n", "NAME", "UNIT", "VALUE", "RANGE",
-                "DESCRIPTION");
-  out << line;
-  for (const config::ParamSpec& p : config::paramTable()) {
-    std::snprintf(line, sizeof line, "%-17s %-7s %-22s %-34s %s\n", std::string(p.name).c_str(),
-                  std::string(p.unit).c_str(), config::formatParam(s, p).c_str(),
-                  config::formatRange(p).c_str(), std::string(p.help).c_str());
-    out << line;
-  }
-  out << "(values shown are those of scene '" << s.scene.name << "'; use --scene to see another)\n";
 }
 
 config::Settings buildSettings(const CliOptions& o) {
@@ -306,12 +284,12 @@ int runAction(const CliOptions& options, std::ostream& out, std::ostream& err) {
   try {
     switch (options.action) {
       case Action::ListScenes:
-        listScenes(out);
+        out << config::sceneList();
         return kExitOk;
       case Action::ListParams: {
         const auto s = config::settingsForScene(options.scene);
         if (!s) throw BadInput{"unknown scene '" + options.scene + "' (see --list-scenes)"};
-        listParams(*s, out);
+        out << config::paramList(*s);
         return kExitOk;
       }
       case Action::Run:

@@ -29,7 +29,7 @@ constexpr std::array<GestureHelp, 6> kGestures = {{
     {"left-drag on empty space", "orbit the camera"},
     {"right- or middle-drag", "pan"},
     {"wheel", "zoom"},
-    {"F", "frame the cloth"},
+    {"drop a mesh file", "add it as a collider (OBJ, STL, PLY, glTF, FBX, ...; replaces the drape's table)"},
 }};
 
 }  // namespace
@@ -48,14 +48,26 @@ std::span<const GestureHelp> mouseGestures() {
   return kGestures;
 }
 
+std::vector<HelpLine> keyHelp() {
+  std::vector<HelpLine> lines;
+  for (const KeyBinding& b : kBindings) {
+    const bool sameCommand = !lines.empty() && lines.back().help == b.help;
+    if (sameCommand)
+      lines.back().what += ", " + std::string(b.label);
+    else
+      lines.push_back({std::string(b.label), b.help});
+  }
+  return lines;
+}
+
 std::string controlsText() {
   std::string text = "Keys in the window:\n";
   auto line = [&](std::string_view what, std::string_view help, std::size_t width) {
     text += "  " + std::string(what) + std::string(what.size() < width ? width - what.size() : 1, ' ') +
             std::string(help) + "\n";
   };
-  for (const KeyBinding& b : kBindings) line(b.label, b.help, 8);
-  text += "Mouse:\n";
+  for (const HelpLine& l : keyHelp()) line(l.what, l.help, 8);
+  text += "Mouse and window:\n";
   for (const GestureHelp& g : kGestures) line(g.gesture, g.help, 28);
   return text;
 }

@@ -30,6 +30,19 @@ expect 2 "field 'k' expects a number" "$clothview" --preset "$work/wrongtype.jso
 expect 2 "not valid JSON" "$clothview" --preset "$work/binary.json"
 expect 2 "outside" "$clothsim" --set mass=0
 
+# Every flag a message points at is one the program accepts: the listings are clothview's too,
+# the same text as clothsim's.
+for flags in "--list-scenes" "--list-params" "--list-params --scene ball"; do
+  # shellcheck disable=SC2086
+  diff <("$clothview" $flags) <("$clothsim" $flags) >/dev/null || fail "clothview $flags differs from clothsim's"
+done
+"$clothview" --list-scenes | grep -q '^drape ' || fail "clothview --list-scenes does not list the drape"
+expect 2 "unknown scene 'moon' (see --list-scenes)" "$clothview" --list-params --scene moon
+expect 2 "(see --list-params)" "$clothview" --set nonsense=1
+expect 2 "(see --list-scenes)" "$clothview" --scene moon
+"$clothview" --help | grep -q -- "--list-params" || fail "clothview --help does not offer --list-params"
+"$clothview" --help | grep -q "clothsim --list" && fail "clothview --help points at clothsim's flags"
+
 # A folder that cannot exist: headless recording refuses to start (exit 1).
 expect 1 "cannot record" env -u DISPLAY "$clothview" --headless --seconds 0.1 --record /proc/clothview/frames
 

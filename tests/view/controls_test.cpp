@@ -36,3 +36,18 @@ TEST_CASE("controls: the --help text lists every key and mouse gesture with its 
   for (const auto& g : cloth::view::mouseGestures())
     CHECK(text.find(std::string(g.gesture)) != std::string::npos);
 }
+
+TEST_CASE("controls: the help lists every command and gesture once, a dropped file included") {
+  std::set<std::string_view> helps;
+  for (const HelpLine& l : keyHelp()) CHECK(helps.insert(l.help).second);
+  for (const GestureHelp& g : mouseGestures()) CHECK(helps.insert(g.help).second);
+  std::set<Command> commands;
+  for (const KeyBinding& b : keyBindings()) commands.insert(b.command);
+  CHECK(keyHelp().size() == commands.size());  // Esc and Q quit: one line
+  const std::string text = controlsText();
+  CHECK(text.find("Esc, Q") != std::string::npos);
+  CHECK(text.find("drop a mesh file") != std::string::npos);
+  std::size_t fLines = 0;
+  for (std::size_t at = text.find("\n  F "); at != std::string::npos; at = text.find("\n  F ", at + 1)) ++fLines;
+  CHECK(fLines == 1);
+}

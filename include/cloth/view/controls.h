@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cloth::view {
 
@@ -40,12 +41,21 @@ std::span<const KeyBinding> keyBindings();
 /// The command of a key press without modifiers, if any.
 std::optional<Command> commandForKey(int key);
 
-/// Mouse gestures, for the help overlay.
+/// Mouse gestures and a file dropped on the window, for the help overlay.
 struct GestureHelp {
   std::string_view gesture;
   std::string_view help;
 };
 std::span<const GestureHelp> mouseGestures();
+
+/// One line of help: what to press or do, and what it does. Keys bound to the same command share a
+/// line ("Esc, Q").
+struct HelpLine {
+  std::string what;
+  std::string_view help;
+};
+/// Every control once: the keys, then the mouse and the window.
+std::vector<HelpLine> keyHelp();
 
 /// Every key and gesture with its help, one per line, for `clothview --help`.
 std::string controlsText();
