@@ -87,7 +87,7 @@ void drawMeshControls(PanelContext& c) {
     ImGui::SameLine();
     ImGui::Text("%d mesh collider%s", static_cast<int>(meshes), meshes == 1 ? "" : "s");
     if (ImGui::TreeNode("mesh placement")) {
-      params(s, {"collider_fit", "collider_scale", "collider_offset"});
+      params(s, {"collider_up", "collider_fit", "collider_scale", "collider_offset"});
       ImGui::TreePop();
     }
   }

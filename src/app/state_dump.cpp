@@ -63,9 +63,16 @@ std::string stateJson(const ViewerState& s, const view::Viewport& window) {
   addFrameFields(j, s);
   addViewFields(j, s, window);
   j["colliders"] = nlohmann::json::array();
-  for (const sim::Collider& k : s.simulation.colliders())
-    j["colliders"].push_back(
-        {{"shape", sim::name(k.shape)}, {"triangles", k.mesh ? k.mesh->mesh().triangles.size() : 0}});
+  for (const sim::Collider& k : s.simulation.colliders()) {
+    nlohmann::json c = {{"shape", sim::name(k.shape)},
+                        {"triangles", k.mesh ? k.mesh->mesh().triangles.size() : 0}};
+    if (k.shape != sim::ColliderShape::Plane) {  // where it is; a plane is everywhere
+      const sim::Aabb b = sim::colliderBounds(k, 0);
+      c["lo"] = {b.lo.x, b.lo.y, b.lo.z};
+      c["hi"] = {b.hi.x, b.hi.y, b.hi.z};
+    }
+    j["colliders"].push_back(c);
+  }
   j["contacts"] = contactsJson(s.simulation);
   j["detail"] = detail::name(s.settings.detail.mode);
   j["render_nodes"] = s.surface.vertexCount();

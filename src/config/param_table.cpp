@@ -44,6 +44,10 @@ const ChoiceField kDetailChoice{
     detail::detailModeNames, [](const Settings& s) { return static_cast<int>(s.detail.mode); },
     [](Settings& s, int i) { s.detail.mode = static_cast<detail::DetailMode>(i); }};
 
+const ChoiceField kMeshUpChoice{
+    sim::meshUpNames, [](const Settings& s) { return static_cast<int>(s.scene.params.collision.meshUp); },
+    [](Settings& s, int i) { s.scene.params.collision.meshUp = static_cast<sim::MeshUp>(i); }};
+
 const ChoiceField kAmplitudeChoice{
     detail::wrinkleAmplitudeNames, [](const Settings& s) { return static_cast<int>(s.detail.amplitude); },
     [](Settings& s, int i) { s.detail.amplitude = static_cast<detail::WrinkleAmplitude>(i); }};
@@ -128,6 +132,10 @@ const std::array kTable = {
     ParamSpec{"collider_fit", "-", ParamGroup::Collision,
               "mesh colliders scaled to 0.8 m and set on the ground at the origin (0 = their own metres)",
               CLOTH_BOOL(scene.params.collision.meshFit), 0, 1},
+    ParamSpec{"collider_up", "-", ParamGroup::Collision,
+              "up axis of mesh collider files: auto (z for STL and PLY, else y, or what the file declares), "
+              "y or z",
+              kMeshUpChoice, 0, 0},
     ParamSpec{"collider_scale", "-", ParamGroup::Collision, "scale of mesh colliders (after the fit)",
               CLOTH_REAL(scene.params.collision.meshScale), 0.001, 1000},
     ParamSpec{"collider_offset", "m", ParamGroup::Collision,

@@ -1,5 +1,6 @@
 #include "cloth/io/mesh_file.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -31,9 +32,21 @@ std::string fileProblem(const fs::path& path) {
   return {};
 }
 
+// The up axis the file declares (FBX's UpAxis: 1 = y, 2 = z), else the one its format implies.
+sim::UpAxis upAxisOf(const aiScene& scene, const fs::path& path) {
+  int declared = -1;
+  if (scene.mMetaData && scene.mMetaData->Get("UpAxis", declared)) {
+    if (declared == 2) return sim::UpAxis::Z;
+    if (declared == 1) return sim::UpAxis::Y;
+  }
+  std::string ext = path.extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".stl" || ext == ".ply" ? sim::UpAxis::Z : sim::UpAxis::Y;
+}
+
 }  // namespace
 
-base::Status loadMesh(const fs::path& path, sim::TriangleMesh& out) {
+base::Status loadMesh(const fs::path& path, sim::TriangleMesh& out, sim::UpAxis* up) {
   if (const std::string p = fileProblem(path); !p.empty()) return problem(path, p);
   Assimp::Importer importer;
   // Points and lines are dropped; so are degenerate faces, which collide with nothing.
@@ -69,13 +82,15 @@ base::Status loadMesh(const fs::path& path, sim::TriangleMesh& out) {
   if (const std::string p = sim::meshProblem(mesh); !p.empty())
     return problem(path, "cannot be a collider: " + p);
   out = std::move(mesh);
+  if (up) *up = upAxisOf(*scene, path);
   return base::Status::success();
 }
 
 base::Status loadCollisionMesh(const fs::path& path, std::shared_ptr<const sim::CollisionMesh>& out) {
   sim::TriangleMesh mesh;
-  if (auto st = loadMesh(path, mesh); !st) return st;
-  out = std::make_shared<const sim::CollisionMesh>(std::move(mesh));
+  sim::UpAxis up = sim::UpAxis::Y;
+  if (auto st = loadMesh(path, mesh, &up); !st) return st;
+  out = std::make_shared<const sim::CollisionMesh>(std::move(mesh), up);
   return base::Status::success();
 }
 

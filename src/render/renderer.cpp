@@ -133,8 +133,11 @@ void Renderer::drawMeshes(const FrameView& f) {
       kept[c.mesh].upload(facetedMesh(c.mesh->mesh()));
     }
     const sim::MeshPlacement& m = c.placement;
-    solid_.set("uModel",
-               glm::scale(glm::translate(glm::mat4(1), glm::vec3(m.origin)), glm::vec3(float(m.scale))));
+    glm::mat4 model =
+        glm::scale(glm::translate(glm::mat4(1), glm::vec3(m.origin)), glm::vec3(float(m.scale)));
+    if (m.zUp)
+      model = glm::rotate(model, -glm::half_pi<float>(), glm::vec3(1, 0, 0));  // as MeshPlacement::rotate
+    solid_.set("uModel", model);
     kept[c.mesh].draw();
   }
   meshes_ = std::move(kept);

@@ -9,6 +9,7 @@ namespace {
 constexpr std::array<std::string_view, 3> kIntegrators = {"approx-implicit", "explicit", "implicit-cg"};
 constexpr std::array<std::string_view, 3> kWindModels = {"plate", "kang", "linear"};
 constexpr std::array<std::string_view, 2> kSolvers = {"jacobi", "multigrid"};
+constexpr std::array<std::string_view, 3> kMeshUps = {"auto", "y", "z"};
 constexpr std::array<std::string_view, 5> kShapes = {"sphere", "plane", "box", "mesh", "capsule"};
 }  // namespace
 
@@ -40,6 +41,9 @@ std::span<const std::string_view> windModelNames() {
 }
 std::span<const std::string_view> solverNames() {
   return kSolvers;
+}
+std::span<const std::string_view> meshUpNames() {
+  return kMeshUps;
 }
 
 }  // namespace cloth::sim

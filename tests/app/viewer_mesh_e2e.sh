@@ -56,6 +56,27 @@ grep -q "mesh '/nonexistent/cloth.obj': .*; the scene is unchanged" "$work/missi
 [ "$(json "$work/missing.json" "[k['triangles'] for k in d['colliders'] if k['shape'] == 'mesh']")" = "[60]" ] \
   || fail "a missing file changed the scene: $(summary "$work/missing.json")"
 
+# A Z-up STL (Debian's Spider) stands on its legs: its height, 3.3 of its 8 units in the file's z, is
+# its smallest side, and it rests on the ground; collider_up=y puts it on its side.
+spider=/usr/share/assimp/models/STL/Spider_binary.stl
+for up in auto y; do
+  env -u DISPLAY "$clothview" --headless --scene drape --seconds 0.1 --collider-mesh "$spider" \
+    --set collider_up=$up --screenshot "$work/spider_$up.png" --dump-state "$work/spider_$up.json" \
+    >/dev/null 2>&1 || fail "the spider run (collider_up=$up) failed"
+done
+spiderSides() {
+  json "$1" "' '.join('%.3f' % (k['hi'][a] - k['lo'][a]) for k in d['colliders'] if k['shape'] == 'mesh' for a in range(3)) \
++ ' %.4f' % [k['lo'][1] for k in d['colliders'] if k['shape'] == 'mesh'][0]"
+}
+read -r sx sy sz slo < <(spiderSides "$work/spider_auto.json")
+echo "spider upright: sides $sx x $sy x $sz m, lowest point $slo m"
+python3 -c "import sys; sys.exit(0 if $sy < 0.6 * min($sx, $sz) and abs($slo) < 1e-3 else 1)" \
+  || fail "the Z-up spider does not stand upright ($sx x $sy x $sz, lowest $slo)"
+read -r _ sy _ _ < <(spiderSides "$work/spider_y.json")
+python3 -c "import sys; sys.exit(0 if $sy > 0.79 else 1)" || fail "collider_up=y did not stand the spider on its side"
+changed=$(pixels_differing "$work/spider_auto.png" "$work/spider_y.png")
+[ "$changed" -gt 5000 ] || fail "collider_up does not change what is drawn ($changed pixels)"
+
 # The command line: a good mesh renders headless, a bad one exits 2 with one line naming it.
 env -u DISPLAY "$clothview" --headless --scene drape --seconds 1 --collider-mesh "$mesh" \
   --screenshot "$work/headless.png" >"$work/headless.log" 2>&1 || fail "headless --collider-mesh failed"

@@ -137,3 +137,42 @@ TEST_CASE("mesh_file: the cloth drapes over a packaged mesh with no key node ins
   CHECK(touching > 50);               // it did land on it
   CHECK(sim.recoveries() == 0);
 }
+
+namespace {
+
+// The placed bounds of a mesh collider under the given up-axis setting (fitted to 0.8 m, on the ground).
+sim::Aabb placedBounds(const std::shared_ptr<const sim::CollisionMesh>& mesh, sim::MeshUp up) {
+  sim::CollisionSettings s;
+  s.meshUp = up;
+  sim::Collider c = sim::Collider::meshOf(mesh);
+  c.placement = sim::meshPlacement(*mesh, s);
+  return sim::colliderBounds(c, 0);
+}
+
+}  // namespace
+
+TEST_CASE("mesh_file: a Z-up STL stands upright, a Y-up OBJ stays as it is, collider_up overrides both") {
+  std::shared_ptr<const sim::CollisionMesh> spider, wusonObj, wusonStl;
+  REQUIRE(io::loadCollisionMesh(kModels / "STL/Spider_binary.stl", spider).ok());
+  REQUIRE(io::loadCollisionMesh(kModels / "OBJ/WusonOBJ.obj", wusonObj).ok());
+  REQUIRE(io::loadCollisionMesh(kModels / "STL/Wuson.stl", wusonStl).ok());
+  CHECK(spider->fileUp() == sim::UpAxis::Z);
+  CHECK(wusonObj->fileUp() == sim::UpAxis::Y);
+
+  // The spider is flat (legs spread, 3.3 units high in the file's z): upright, its height is its
+  // smallest side and it stands on the ground; read as Y-up it stands on its side, 8 units high.
+  const sim::Aabb upright = placedBounds(spider, sim::MeshUp::Auto);
+  const sim::Vec3 e = upright.extent();
+  CHECK(e.y < 0.6 * std::min(e.x, e.z));
+  CHECK(e.y == Approx(0.8 * 3.299 / 8.0).epsilon(0.01));  // fitted: the largest side is 0.8 m
+  CHECK(upright.lo.y == Approx(0).margin(1e-9));
+  const sim::Vec3 onItsSide = placedBounds(spider, sim::MeshUp::Y).extent();
+  CHECK(onItsSide.y == Approx(0.8).epsilon(1e-6));
+
+  // Debian's Wuson.stl was exported Y-up: collider_up=y places it exactly as its OBJ twin.
+  const sim::Aabb obj = placedBounds(wusonObj, sim::MeshUp::Auto);
+  const sim::Aabb stl = placedBounds(wusonStl, sim::MeshUp::Y);
+  CHECK(glm::length(obj.lo - stl.lo) < 1e-6);
+  CHECK(glm::length(obj.hi - stl.hi) < 1e-6);
+  CHECK(placedBounds(wusonStl, sim::MeshUp::Z).extent().y != Approx(obj.extent().y));
+}

@@ -14,7 +14,9 @@ namespace cloth::io {
 /// coincident vertices joined) into `out`. Fails, saying why, if the file is missing, unreadable,
 /// empty, not a mesh Assimp knows, or unusable as a collider (sim::meshProblem: no triangles, not
 /// finite, non-manifold, too many triangles).
-base::Status loadMesh(const std::filesystem::path& path, sim::TriangleMesh& out);
+/// `up`, if given, gets the file's up axis: what the file declares (FBX's UpAxis), else Z for STL and
+/// PLY (CAD and scanner exports) and Y for every other format.
+base::Status loadMesh(const std::filesystem::path& path, sim::TriangleMesh& out, sim::UpAxis* up = nullptr);
 
 /// loadMesh, then the collider's tree and normals.
 base::Status loadCollisionMesh(const std::filesystem::path& path,

@@ -21,5 +21,6 @@ std::optional<WindModel> parseWindModel(std::string_view text);
 std::span<const std::string_view> integratorNames();
 std::span<const std::string_view> windModelNames();
 std::span<const std::string_view> solverNames();
+std::span<const std::string_view> meshUpNames();
 
 }  // namespace cloth::sim

@@ -63,13 +63,17 @@ struct WindSettings {
   Real gustFrequency = 0.5;       // gust frequency (Hz)
 };
 
+/// Which axis of a mesh collider's file points up: as its format implies or it declares, Y or Z.
+enum class MeshUp { Auto, Y, Z };
+
 struct CollisionSettings {
   Real thickness = 0.005;  // contact offset kept between cloth and colliders (m)
   Real friction = 0.3;     // Coulomb friction coefficient (dimensionless)
   bool selfCollision = false;
-  bool meshFit = true;   // mesh colliders scaled to 0.8 m and set on the ground (collider.h)
-  Real meshScale = 1.0;  // then scaled by this (dimensionless)
-  Vec3 meshOffset{0};    // then moved by this (m)
+  bool meshFit = true;           // mesh colliders scaled to 0.8 m and set on the ground (collider.h)
+  Real meshScale = 1.0;          // then scaled by this (dimensionless)
+  Vec3 meshOffset{0};            // then moved by this (m)
+  MeshUp meshUp = MeshUp::Auto;  // which axis of a mesh file is up (collider.h)
 };
 
 struct SimParams {

@@ -85,15 +85,18 @@ Collider Collider::meshOf(std::shared_ptr<const CollisionMesh> mesh) {
 }
 
 MeshPlacement meshPlacement(const CollisionMesh& mesh, const CollisionSettings& s) {
-  MeshPlacement fit;  // identity
-  const Aabb& b = mesh.bounds();
+  MeshPlacement fit;  // identity, or only turned upright
+  fit.zUp = s.meshUp == MeshUp::Z || (s.meshUp == MeshUp::Auto && mesh.fileUp() == UpAxis::Z);
+  Aabb b;  // the mesh's bounds, turned upright
+  b.grow(fit.rotate(mesh.bounds().lo));
+  b.grow(fit.rotate(mesh.bounds().hi));
   const Vec3 e = b.extent();
   const Real largest = std::max({e.x, e.y, e.z});
   if (s.meshFit && largest > 0) {
     fit.scale = kFittedMeshSize / largest;
     fit.origin = -fit.scale * Vec3(b.center().x, b.lo.y, b.center().z);
   }
-  return {s.meshOffset + s.meshScale * fit.origin, s.meshScale * fit.scale};
+  return {s.meshOffset + s.meshScale * fit.origin, s.meshScale * fit.scale, fit.zUp};
 }
 
 void placeMeshes(std::span<Collider> colliders, const CollisionSettings& settings) {
@@ -119,7 +122,7 @@ SurfacePoint closestSurface(const Collider& c, const Vec3& p, Real reach) {
       const Real side = !q->onBoundary && glm::dot(away, q->normal) < 0 ? -1 : 1;
       // On the rim of an open mesh there is no inside: away from the surface is away from the point.
       const Vec3 normal = q->onBoundary && q->distance > 0 ? away / q->distance : q->normal;
-      return {side * q->distance * m.scale, normal};
+      return {side * q->distance * m.scale, m.rotate(normal)};
     }
     case ColliderShape::Sphere:
       return sphereSurface(c, p);
@@ -146,8 +149,10 @@ Aabb colliderBounds(const Collider& c, Real margin) {
       return b.inflated(c.radius + margin);
     }
     case ColliderShape::Mesh: {
-      const Aabb& b = c.mesh->bounds();
-      return Aabb{c.placement.apply(b.lo), c.placement.apply(b.hi)}.inflated(margin);
+      Aabb b;  // a quarter turn maps the box's corners to the placed box's
+      b.grow(c.placement.apply(c.mesh->bounds().lo));
+      b.grow(c.placement.apply(c.mesh->bounds().hi));
+      return b.inflated(margin);
     }
     case ColliderShape::Plane: {
       Aabb b = Aabb::everything();
@@ -171,10 +176,10 @@ std::optional<SurfacePoint> meshContact(const Collider& c, const Vec3& from, con
   const auto q = c.mesh->contact(a, b, reach / m.scale, crossed);
   if (!q) return std::nullopt;
   if (crossed)  // the node passed through the surface
-    return SurfacePoint{glm::dot(b - q->point, q->normal) * m.scale, q->normal};
+    return SurfacePoint{glm::dot(b - q->point, q->normal) * m.scale, m.rotate(q->normal)};
   // It did not cross, so it is on the side it came from: away from the surface is towards it.
   const Vec3 away = q->distance > 0 ? (b - q->point) / q->distance : q->normal;
-  return SurfacePoint{q->distance * m.scale, away};
+  return SurfacePoint{q->distance * m.scale, m.rotate(away)};
 }
 
 int pushOutside(std::span<const Collider> colliders, Real clearance, Real reach, std::span<glm::vec3> points,

@@ -80,7 +80,8 @@ TriangleMesh welded(const TriangleMesh& mesh) {
   return out;
 }
 
-CollisionMesh::CollisionMesh(TriangleMesh mesh) : mesh_(withoutDegenerateTriangles(std::move(mesh))) {
+CollisionMesh::CollisionMesh(TriangleMesh mesh, UpAxis fileUp)
+    : mesh_(withoutDegenerateTriangles(std::move(mesh))), fileUp_(fileUp) {
   const auto& x = mesh_.vertices;
   bounds_ = boundsOf(x);
   tree_.build(x, mesh_.triangles);

@@ -160,11 +160,11 @@ MeshPlacement placementOf(const Collider& collider) {
 }
 
 Feature vertexFeature(const ColliderFeatures& f, const MeshPlacement& place, int i) {
-  return {place.apply(f.vertices[i]), Vec3(0), f.vertexNormals[i]};
+  return {place.apply(f.vertices[i]), Vec3(0), place.rotate(f.vertexNormals[i])};
 }
 
 Feature edgeFeature(const ColliderFeatures& f, const MeshPlacement& place, int i) {
-  return {place.apply(f.edges[i].a), place.apply(f.edges[i].b), f.edgeNormals[i]};
+  return {place.apply(f.edges[i].a), place.apply(f.edges[i].b), place.rotate(f.edgeNormals[i])};
 }
 
 // The cloth part of the broad phase: the tree of its triangles where they are now, and how far they

@@ -36,9 +36,16 @@ TriangleMesh welded(const TriangleMesh& mesh);
 struct MeshPlacement {
   Vec3 origin{0};
   Real scale = 1;
-  Vec3 apply(const Vec3& v) const { return origin + scale * v; }
-  Vec3 unapply(const Vec3& p) const { return (p - origin) / scale; }
+  bool zUp = false;  ///< the mesh's +z is the scene's up (+y): turned -90 degrees about x
+  /// A direction of the mesh (a normal) in the scene.
+  Vec3 rotate(const Vec3& d) const { return zUp ? Vec3(d.x, d.z, -d.y) : d; }
+  Vec3 unrotate(const Vec3& d) const { return zUp ? Vec3(d.x, -d.z, d.y) : d; }
+  Vec3 apply(const Vec3& v) const { return origin + scale * rotate(v); }
+  Vec3 unapply(const Vec3& p) const { return unrotate((p - origin) / scale); }
 };
+
+/// Which axis of a mesh file points up: Y (OBJ, glTF, FBX by default) or Z (STL, PLY, CAD exports).
+enum class UpAxis { Y, Z };
 
 /// A point on the mesh (mesh coordinates).
 struct MeshPoint {
@@ -54,10 +61,12 @@ class CollisionMesh {
  public:
   /// Builds the tree and the pseudo-normals. The mesh must pass meshProblem(); degenerate
   /// (zero-area) triangles are dropped.
-  explicit CollisionMesh(TriangleMesh mesh);
+  explicit CollisionMesh(TriangleMesh mesh, UpAxis fileUp = UpAxis::Y);
 
   const TriangleMesh& mesh() const { return mesh_; }
   const Aabb& bounds() const { return bounds_; }
+  /// The up axis the file declares or its format implies (collider_up=auto follows it).
+  UpAxis fileUp() const { return fileUp_; }
   /// Vertex normals (angle-weighted, unit), for drawing.
   const std::vector<Vec3>& vertexNormals() const { return vertexNormal_; }
 
@@ -81,6 +90,7 @@ class CollisionMesh {
   std::optional<MeshPoint> closerOnTriangle(int triangle, const Vec3& p, Real& best2) const;
 
   TriangleMesh mesh_;
+  UpAxis fileUp_ = UpAxis::Y;
   AabbTree tree_;
   Aabb bounds_;
   std::vector<Vec3> faceNormal_;    ///< per triangle, unit
