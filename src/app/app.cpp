@@ -131,14 +131,17 @@ void App::frame(int steps, glm::ivec2 size) {
 }
 
 void App::drawScene(glm::ivec2 size, bool whole) {
-  const auto start = Clock::now();
+  auto start = Clock::now();
   renderer_->upload(state_.surface);
+  state_.stats.parts[view::FramePart::Upload] = 1e3 * seconds(Clock::now() - start);
+  start = Clock::now();
   target_->bindForDrawing();
   render::FrameView view = state_.frameView(size, viewport_.aspect());
   if (!whole && state_.panelRect.z > 0) view.hidden.push_back(panelPixels(state_.panelRect, size));
   renderer_->draw(view, state_.render);
   target_->resolveForReading();
-  state_.stats.msRender = 1e3 * seconds(Clock::now() - start);
+  glFinish();  // the drawing is done here, not in whatever waits for it next: the Stats split is true
+  state_.stats.parts[view::FramePart::Draw] = 1e3 * seconds(Clock::now() - start);
 }
 
 int App::stepsForFrame(double wallSeconds) {
@@ -348,14 +351,19 @@ void App::windowedUi(Window& window, double wallSeconds) {
 
 // One windowed frame: input and panels, the scene into the target, both onto the window.
 void App::windowedFrame(Window& window, double dt) {
+  auto start = Clock::now();
   windowedUi(window, dt);
+  double uiMs = 1e3 * seconds(Clock::now() - start);
   const glm::ivec2 size = window.framebufferSize();
   if (size != glm::ivec2(target_->width(), target_->height()) && size.x > 0 && size.y > 0)
     if (auto st = target_->resize(size.x, size.y); !st) state_.notify(st.message());
   frame(stepsForFrame(dt), size);
   target_->copyToWindow();
+  start = Clock::now();
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glFinish();
+  state_.stats.parts[view::FramePart::Ui] = uiMs + 1e3 * seconds(Clock::now() - start);
   window.swapBuffers();
   // The title names the scene once its first frame is on screen (end-to-end tests wait for it).
   if (const std::string title = "clothview - " + state_.settings.scene.name; title != title_)
@@ -395,8 +403,10 @@ int App::runWindowed() {
     const auto now = Clock::now();
     const double dt = seconds(now - previous);
     previous = now;
-    if (state_.stats.frames > 0) state_.stats.rate.add(dt, state_.stats.simulatedSeconds - simulatedBefore);
+    if (state_.stats.frames > 0)
+      state_.stats.rate.add(dt, state_.stats.simulatedSeconds - simulatedBefore, state_.stats.parts);
     simulatedBefore = state_.stats.simulatedSeconds;
+    state_.stats.parts = {};
     windowedFrame(window, dt);
     // A recorded frame advances 1 / fps simulated seconds: shown no faster, the cloth moves in real time.
     if (recorder_.active())

@@ -12,6 +12,8 @@
 #include "cloth/config/param_table.h"
 #include "cloth/sim/solve/approx_implicit.h"
 #include "cloth/view/controls.h"
+#include "cloth/view/number_format.h"
+#include "cloth/view/warnings.h"
 #include "param_widgets.h"
 
 namespace cloth::app {
@@ -68,8 +70,8 @@ void drawSolverStatus(const ViewerState& s) {
     ImGui::TextDisabled("conjugate gradients: %d iterations a step", step.cgIterations);
   else if (solver.integrator == sim::Integrator::ApproxImplicit &&
            solver.solver == sim::LinearSolver::Multigrid)
-    ImGui::TextDisabled("multigrid: %d V-cycle%s a step, residual %.2g %%", step.solverCycles,
-                        step.solverCycles == 1 ? "" : "s", 100 * step.solverResidual);
+    ImGui::TextWrapped(
+        "%s", view::multigridStatus(step.solverCycles, step.solverResidual, solver.tolerance).c_str());
 }
 
 // A mesh collider from a file (or dropped onto the window), and where meshes go.
@@ -136,8 +138,11 @@ void drawMaterialPanel(PanelContext& c) {
   ViewerState& s = c.state;
   params(s, {"k", "k_shear", "k_bend", "mass"});
   const auto& p = s.settings.scene.params;
-  ImGui::TextDisabled("total mass %.3g kg",
-                      p.material.massPerNode * static_cast<double>(s.simulation.cloth().nodeCount()));
+  ImGui::TextDisabled(
+      "total mass %s",
+      view::plainQuantity(p.material.massPerNode * static_cast<double>(s.simulation.cloth().nodeCount()),
+                          "kg")
+          .c_str());
   params(s, {"damping", "tau", "provot_passes", "provot_omega", "tethers"});
   if (params(s, {"single_shear"})) s.reset();  // new springs
   params(s, {"self_collision", "thickness", "friction", "handle_speed", "gravity"});
@@ -152,6 +157,11 @@ void drawWindDirection(ViewerState& s) {
   float elevation = speed > 0 ? std::asin(static_cast<float>(w.y) / speed) + 0.0f : 0;
   bool changed = ImGui::SliderFloat("speed (m/s)", &speed, 0, 100, "%.1f", ImGuiSliderFlags_AlwaysClamp);
   changed |= ImGui::SliderAngle("direction", &azimuth, -180, 180);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Where the wind blows, about the vertical: 0 deg along +x, 90 deg along -z.\n"
+        "The flag's wind is 1.4 deg off the cloth's plane (40 m/s along x, 1 m/s across):\n"
+        "dead along the plane, the flag could balance edge-on instead of fluttering.");
   changed |= ImGui::SliderAngle("elevation", &elevation, -90, 90);
   if (!changed) return;
   const sim::Vec3 v = double(speed) * sim::Vec3(std::cos(elevation) * std::cos(azimuth), std::sin(elevation),
@@ -254,22 +264,39 @@ void drawCapturePanel(PanelContext& c) {
     ImGui::TextWrapped("last saved: %s", c.state.lastCapture.c_str());
 }
 
+// Where the frame goes: one bar per part, as long as its share of the frame.
+void drawFrameParts(const FrameStats& st) {
+  const view::FrameParts mean = st.rate.meanParts();
+  const double frame = std::max(st.rate.msPerFrame(), 1e-9);
+  const view::FramePart largest = st.rate.largestPart();
+  for (int p = 0; p < view::kFrameParts; ++p) {
+    const auto part = static_cast<view::FramePart>(p);
+    char label[64];
+    std::snprintf(label, sizeof label, "%-6s %5.1f ms", std::string(view::name(part)).c_str(), mean[part]);
+    if (part == largest) ImGui::PushStyleColor(ImGuiCol_PlotHistogram, kWarningColour);
+    ImGui::ProgressBar(static_cast<float>(mean[part] / frame), ImVec2(-1, 0), label);
+    if (part == largest) ImGui::PopStyleColor();
+  }
+  ImGui::TextDisabled("%d steps a frame, %.3f ms each; other = waiting for the display, capture",
+                      st.stepsLastFrame, st.msPerStep);
+}
+
 void drawStatsPanel(PanelContext& c) {
   ViewerState& s = c.state;
   const FrameStats& st = s.stats;
   ImGui::Text("frame %.1f ms (%.0f fps), mean of the last second", st.rate.msPerFrame(), st.rate.fps());
-  const double fraction = st.rate.realTimeFraction();
+  const std::string verdict = view::realTimeVerdict(st.rate, c.capture.vsync);
   if (c.recorder.active()) {
     ImGui::TextDisabled("recording: each frame advances 1/%.0f s", c.capture.fps);
-  } else if (!s.paused && s.playback.mode == view::PlaybackMode::RealTime && fraction > 0 && fraction < 0.9) {
+  } else if (!s.paused && s.playback.mode == view::PlaybackMode::RealTime && !verdict.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, kWarningColour);
-    ImGui::TextWrapped("running %.1fx slower than real time: %d steps take %.0f ms a frame", 1 / fraction,
-                       st.stepsLastFrame, st.msPerStep * st.stepsLastFrame);
+    ImGui::TextWrapped("%s", verdict.c_str());
     ImGui::PopStyleColor();
   }
-  ImGui::Text("%d steps/frame: step %.3f ms, refine %.2f ms", st.stepsLastFrame, st.msPerStep, st.msRefine);
+  drawFrameParts(st);
   ImGui::Text("key nodes %zu   render nodes %zu", s.simulation.cloth().nodeCount(), s.surface.vertexCount());
-  ImGui::Text("max strain %.4f   kinetic energy %.4g J", st.maxStrain, st.kineticEnergy);
+  ImGui::Text("max strain %.4f   kinetic energy %s", st.maxStrain,
+              view::plainQuantity(st.kineticEnergy, "J").c_str());
   if (st.surfaceClearance.pushed > 0)
     ImGui::TextWrapped("render surface: %d vertices kept out of colliders (the deepest %.1f mm %s)",
                        st.surfaceClearance.pushed, 1e3 * std::abs(st.surfaceClearance.deepest),

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cloth/config/param_table.h"
+#include "cloth/view/number_format.h"
 
 namespace cloth::app {
 namespace {
@@ -71,7 +72,8 @@ bool slider(config::Settings& s, const config::ParamSpec& p, T value, ImGuiDataT
 }
 
 bool realWidget(config::Settings& s, const config::ParamSpec& p, std::string& error) {
-  return slider(s, p, std::get<double>(config::getParam(s, p)), ImGuiDataType_Double, &p.min, &p.max, "%.4g",
+  const double value = std::get<double>(config::getParam(s, p));
+  return slider(s, p, value, ImGuiDataType_Double, &p.min, &p.max, view::plainFormat(value, p.unit).c_str(),
                 error);
 }
 

@@ -26,6 +26,11 @@ void addFrameFields(nlohmann::json& j, const ViewerState& s) {
   j["ms_per_frame"] = s.stats.rate.msPerFrame();
   j["real_time_fraction"] = s.stats.rate.realTimeFraction();
   j["simulated_seconds"] = s.stats.simulatedSeconds;
+  j["frame_parts_ms"] = nlohmann::json::object();  // means over the last second, as the Stats panel shows
+  const view::FrameParts parts = s.stats.rate.meanParts();
+  for (int p = 0; p < view::kFrameParts; ++p)
+    j["frame_parts_ms"][std::string(view::name(static_cast<view::FramePart>(p)))] = parts.ms[p];
+  j["slowest_part"] = view::name(s.stats.rate.largestPart());
   j["paused"] = s.paused;
   j["warnings"] = nlohmann::json::array();
   for (const view::Warning& w : s.warnings) j["warnings"].push_back({{"where", w.where}, {"text", w.text}});

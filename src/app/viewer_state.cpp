@@ -94,7 +94,8 @@ void ViewerState::advance(int steps) {
   warnings = view::currentWarnings(simulation, simulation.recoveries() - recoveryLog_.front().second);
   stats.simulatedSeconds += simulation.time() - timeBefore;
   stats.stepsLastFrame = steps;
-  if (steps > 0) stats.msPerStep = msSince(start) / steps;
+  stats.parts[view::FramePart::Step] = msSince(start);
+  if (steps > 0) stats.msPerStep = stats.parts[view::FramePart::Step] / steps;
   const sim::Cloth& c = simulation.cloth();
   stats.maxStrain = sim::maxStrain(c, sim::SpringFamily::Structural);
   stats.kineticEnergy = sim::kineticEnergy(c);
@@ -108,7 +109,7 @@ void ViewerState::refine() {
   stats.surfaceClearance = detail::keepOutside(surface, simulation.colliders(),
                                                kSurfaceClearance * settings.scene.params.collision.thickness,
                                                sim::keySpacing(simulation.cloth()));
-  stats.msRefine = msSince(start);
+  stats.parts[view::FramePart::Refine] = msSince(start);
 }
 
 // Frames the cloth and the solid obstacles it may fall onto.

@@ -23,8 +23,9 @@ namespace cloth::app {
 
 /// Timings and measurements of recent frames, for the Stats panel.
 struct FrameStats {
-  view::FrameRate rate;  ///< frame time and simulation speed over the last second
-  double msPerStep = 0, msRefine = 0, msRender = 0;
+  view::FrameRate rate;    ///< frame time, simulation speed and the frame's parts over the last second
+  view::FrameParts parts;  ///< this frame's parts so far (ms)
+  double msPerStep = 0;
   int stepsLastFrame = 0;
   double maxStrain = 0, kineticEnergy = 0;
   std::deque<float> kineticHistory;  ///< last few hundred frames

@@ -129,4 +129,19 @@ std::string stiffnessRatioNote(const sim::Simulation& s) {
       r, kSlowFoldingRatio);
 }
 
+std::string multigridStatus(int cycles, double residual, double tolerance) {
+  char text[200];
+  if (cycles == 0)
+    std::snprintf(
+        text, sizeof text,
+        "multigrid: converged by the warm start, no V-cycle needed (the last step's velocity change "
+        "already solves this one to %.2g %%, within the %.2g %% tolerance)",
+        100 * residual, 100 * tolerance);
+  else
+    std::snprintf(text, sizeof text,
+                  "multigrid: %d V-cycle%s a step to a residual of %.2g %% (tolerance %.2g %%)", cycles,
+                  cycles == 1 ? "" : "s", 100 * residual, 100 * tolerance);
+  return text;
+}
+
 }  // namespace cloth::view

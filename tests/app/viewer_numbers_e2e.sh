@@ -25,6 +25,20 @@ assert abs(panel - measured) <= 0.35 * measured, (panel, measured)  # the panel 
 assert panel < 40, panel                               # not the thousands a mean of 1/dt showed
 PY
 
+# The Stats split: the parts measured inside a frame account for its wall time (what is left,
+# "other", is the display and the window system), and the part it names as the slowest is the 64^2
+# flag's 64 simulation steps a frame.
+python3 - "$work/slow.json" <<'PY' || fail "the Stats split does not add up to the frame time"
+import json, sys
+d = json.load(open(sys.argv[1]))
+parts, frame = d["frame_parts_ms"], d["ms_per_frame"]
+measured = sum(v for k, v in parts.items() if k != "other")
+print("64^2 flag frame %.1f ms: %s; slowest %s" % (frame, ", ".join("%s %.1f" % kv for kv in parts.items()), d["slowest_part"]))
+assert measured <= 1.05 * frame, (measured, frame)  # no part counted twice
+assert parts["other"] < 0.3 * frame, parts          # no cost left unmeasured
+assert d["slowest_part"] == "step" and parts["step"] == max(parts.values()), parts
+PY
+
 # Recording PNGs at the default size: at least 20 fps, and every frame shown is a file.
 in_xvfb "'$clothview' --scene flag --record '$work/rec' --fps 60 --exit-after 6" >"$work/rec.log" 2>&1 \
   || fail "recording run failed: $(tail -2 "$work/rec.log")"

@@ -37,3 +37,31 @@ TEST_CASE("frame_rate: empty, zero and bad durations give no division by zero") 
   rate.add(2.0, 1.0);  // one frame longer than the window is still shown
   CHECK(rate.fps() == Approx(0.5));
 }
+
+TEST_CASE("frame_rate: the parts of a frame and what keeps it from real time") {
+  using cloth::view::FramePart;
+  using cloth::view::FrameParts;
+  FrameRate rate;
+  FrameParts parts;
+  parts[FramePart::Step] = 4;
+  parts[FramePart::Refine] = 6;
+  parts[FramePart::Draw] = 20;
+  parts[FramePart::Ui] = 2;
+  parts[FramePart::Other] = 99;                                      // ignored: the rest of the wall time
+  for (int i = 0; i < 30; ++i) rate.add(0.040, 0.040 / 2.5, parts);  // 40 ms frames, 2.5x slower
+  const FrameParts mean = rate.meanParts();
+  CHECK(mean[FramePart::Draw] == Approx(20));
+  CHECK(mean[FramePart::Upload] == Approx(0));
+  CHECK(mean[FramePart::Other] == Approx(40 - 32));  // the frame's wall time the parts leave
+  double sum = 0;
+  for (double ms : mean.ms) sum += ms;
+  CHECK(sum == Approx(rate.msPerFrame()));
+  CHECK(rate.largestPart() == FramePart::Draw);
+  CHECK(cloth::view::realTimeVerdict(rate, true) ==
+        "running 2.5x slower than real time: drawing takes 20 ms of a 40 ms frame");
+
+  FrameRate fast;  // keeps up: nothing to say
+  for (int i = 0; i < 30; ++i) fast.add(1 / 60.0, 1 / 60.0, parts);
+  CHECK(cloth::view::realTimeVerdict(fast, true).empty());
+  CHECK(cloth::view::name(FramePart::Refine) == "refine");
+}

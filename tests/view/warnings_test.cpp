@@ -93,3 +93,11 @@ TEST_CASE("warnings: a dragged node that stretches the cloth far past tau, or tr
     CHECK_FALSE(has(view::currentWarnings(s, 0), "drag", ""));
   }
 }
+
+TEST_CASE("warnings: the multigrid status says why no V-cycle ran") {
+  const std::string none = cloth::view::multigridStatus(0, 0.0086, 0.01);
+  CHECK(none.find("converged by the warm start") != std::string::npos);
+  CHECK(none.find("0.86 %") != std::string::npos);
+  CHECK(cloth::view::multigridStatus(3, 0.004, 0.01) ==
+        "multigrid: 3 V-cycles a step to a residual of 0.4 % (tolerance 1 %)");
+}

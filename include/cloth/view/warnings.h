@@ -31,4 +31,8 @@ std::vector<Warning> currentWarnings(const sim::Simulation& sim, long long recen
 /// One line on what r = h^2 sum(k) / m means for the simulation's integrator and solver.
 std::string stiffnessRatioNote(const sim::Simulation& sim);
 
+/// The multigrid solve of the last step in words: how many V-cycles it took and why, against the
+/// relative residual `tolerance` it stops at.
+std::string multigridStatus(int cycles, double residual, double tolerance);
+
 }  // namespace cloth::view
