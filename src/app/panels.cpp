@@ -13,6 +13,7 @@
 #include "cloth/sim/solve/approx_implicit.h"
 #include "cloth/view/controls.h"
 #include "cloth/view/number_format.h"
+#include "cloth/view/picking.h"
 #include "cloth/view/warnings.h"
 #include "param_widgets.h"
 
@@ -388,6 +389,20 @@ void drawControlWindow(PanelContext& c) {
   ImGui::End();
 }
 
+// The wind's speed beside the tail of its arrow.
+void drawWindLabel(const ViewerState& s) {
+  if (!s.render.windArrow) return;
+  const auto arrow = s.windArrow();
+  if (!arrow) return;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const auto at = view::projectToWindow(s.camera, {vp->Size.x, vp->Size.y}, arrow->tail);
+  if (!at) return;
+  beginBadge("##wind", ImVec2(at->x, at->y), ImVec2(1.0f, 0.5f), 0.5f);
+  ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1.0f), "wind %s",
+                     view::plainQuantity(arrow->speed, "m/s").c_str());
+  ImGui::End();
+}
+
 void drawOverlays(PanelContext& c, float seconds) {
   ViewerState& s = c.state;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -412,6 +427,7 @@ void drawOverlays(PanelContext& c, float seconds) {
     if (s.render.strainMap) drawStrainBar();
     ImGui::End();
   }
+  drawWindLabel(s);
   if (s.showHelp) s.helpHintSeconds = 0;
   s.helpHintSeconds -= seconds;
   if (s.helpHintSeconds > 0) {

@@ -137,6 +137,10 @@ std::vector<render::Rod> ViewerState::poles() const {
   return rods;
 }
 
+std::optional<view::WindArrow> ViewerState::windArrow() const {
+  return view::windArrow(sim::boundsOf(simulation.cloth().x), glm::vec3(settings.scene.params.wind.velocity));
+}
+
 render::FrameView ViewerState::frameView(glm::ivec2 framebufferSize, float aspect) const {
   render::FrameView f;
   f.view = camera.view();
@@ -145,8 +149,7 @@ render::FrameView ViewerState::frameView(glm::ivec2 framebufferSize, float aspec
   f.framebufferSize = framebufferSize;
   f.cloth = &simulation.cloth();
   f.colliders = simulation.colliders();
-  if (const auto a = view::windArrow(settings.scene.view, glm::vec3(settings.scene.params.wind.velocity)))
-    f.wind = render::Arrow{a->tail, a->tip};
+  if (const auto a = windArrow()) f.wind = render::Arrow{a->tail, a->tip};
   f.rods = poles();
   f.hadap = settings.detail.mode == detail::DetailMode::Hadap;
   f.hadapDepth = refiner.hadap().depthMeters();

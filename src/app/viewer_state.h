@@ -17,6 +17,7 @@
 #include "cloth/view/frame_rate.h"
 #include "cloth/view/orbit_camera.h"
 #include "cloth/view/playback.h"
+#include "cloth/view/scene_view.h"
 #include "cloth/view/warnings.h"
 
 namespace cloth::app {
@@ -81,6 +82,8 @@ struct ViewerState {
   void notify(std::string text, double seconds = 4.0);
   /// Rods to draw for the scene: its capsule colliders (the flag's pole).
   std::vector<render::Rod> poles() const;
+  /// The wind arrow at the cloth where it is now, if there is wind.
+  std::optional<view::WindArrow> windArrow() const;
   /// The renderer's view of this frame.
   render::FrameView frameView(glm::ivec2 framebufferSize, float aspect) const;
 

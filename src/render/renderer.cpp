@@ -154,7 +154,7 @@ void Renderer::buildOverlayLines(const FrameView& f, const RenderOptions& o) {
   lines_.upload(lineScratch_);
 }
 
-// The wind arrow: a shaft and two strokes of a head.
+// The wind arrow: a shaft and a head of four strokes, across and up, so it reads from any side.
 void Renderer::addWindArrow(const FrameView& f, std::vector<Rod>& rods) const {
   if (!f.wind) return;
   const glm::vec3 shaft = f.wind->tip - f.wind->tail;
@@ -163,10 +163,11 @@ void Renderer::addWindArrow(const FrameView& f, std::vector<Rod>& rods) const {
   const glm::vec3 dir = shaft / length, tip = f.wind->tip;
   glm::vec3 side = glm::cross(dir, glm::vec3(0, 1, 0));
   side = glm::length(side) < 1e-3f ? glm::vec3(1, 0, 0) : glm::normalize(side);
-  const float r = 0.006f;
+  const glm::vec3 up = glm::cross(side, dir);
+  const float r = std::max(0.006f, 0.02f * length);
   rods.push_back({f.wind->tail, tip, r, kWindColor});
-  rods.push_back({tip, tip - 0.25f * length * dir + 0.12f * length * side, r, kWindColor});
-  rods.push_back({tip, tip - 0.25f * length * dir - 0.12f * length * side, r, kWindColor});
+  for (const glm::vec3& across : {side, -side, up, -up})
+    rods.push_back({tip, tip - 0.25f * length * dir + 0.12f * length * across, r, kWindColor});
 }
 
 // The unit cube stretched into a square bar from a to b.

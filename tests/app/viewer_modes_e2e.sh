@@ -19,4 +19,27 @@ for i in 1 2 3; do
   echo "${names[i-1]} vs ${names[i]}: $n pixels differ"
   [ "${n%.*}" -gt 500 ] || fail "${names[i-1]} and ${names[i]} screenshots barely differ ($n pixels)"
 done
+
+# The wind arrow is drawn at the cloth: what --show no-wind removes lies just upwind of the flag
+# (left of its leftmost key node on screen) at the height of the cloth.
+for show in no-ground no-ground,no-wind; do
+  env -u DISPLAY "$clothview" --headless --scene flag --seconds 0.5 --show "$show" --camera 20,10,2.2 \
+    --screenshot "$work/wind_$show.png" --dump-state "$work/wind_$show.json" >/dev/null 2>&1 \
+    || fail "the --show $show run failed"
+done
+convert "$work/wind_no-ground.png" "$work/wind_no-ground,no-wind.png" -compose difference -composite -colorspace gray \
+  -threshold 5% "$work/wind_diff.png"
+python3 - "$work/wind_diff.png" "$work/wind_no-ground.json" <<'PY' || fail "the wind arrow is not at the cloth"
+import json, subprocess, sys
+geometry = subprocess.run(["convert", sys.argv[1], "-trim", "-format", "%w %h %X %Y", "info:"],
+                          capture_output=True, text=True, check=True).stdout.split()
+w, h, x0, y0 = int(geometry[0]), int(geometry[1]), int(geometry[2]), int(geometry[3])
+screen = [p for p in json.load(open(sys.argv[2]))["screen"] if p]
+left = min(p[0] for p in screen)
+top, bottom = min(p[1] for p in screen), max(p[1] for p in screen)
+print("arrow drawn over x %d-%d, y %d-%d; the cloth starts at x %.0f, spans y %.0f-%.0f" % (x0, x0 + w, y0, y0 + h, left, top, bottom))
+assert w > 40, w                                  # an arrow, not a speck
+assert x0 + w <= left + 15 and x0 + w >= left - 80, (x0 + w, left)  # it ends at the cloth's upwind side
+assert top - 20 <= y0 + h / 2 <= bottom + 20, (y0 + h / 2, top, bottom)  # at the cloth's height
+PY
 finish

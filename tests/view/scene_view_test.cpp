@@ -53,14 +53,29 @@ TEST_CASE("scene_view: the framed box fills most of the free view") {
   CHECK(std::max((hi.x - lo.x) / (kWindow.width - kPanelRight), (hi.y - lo.y) / kWindow.height) > 0.75f);
 }
 
-TEST_CASE("scene_view: the wind arrow points downwind, sits above the cloth and is in view") {
+TEST_CASE("scene_view: the wind arrow points at the cloth from upwind, scaled by speed, in view") {
   const sim::Scene scene = *sim::findScene("flag");
-  const auto arrow = windArrow(scene.view, glm::vec3(scene.params.wind.velocity));
+  const sim::Aabb cloth = sim::boundsOf(sim::instantiate(scene).cloth().x);
+  const glm::vec3 wind(scene.params.wind.velocity);
+  const auto arrow = windArrow(cloth, wind);
   REQUIRE(arrow.has_value());
-  CHECK(glm::dot(arrow->tip - arrow->tail, glm::vec3(scene.params.wind.velocity)) > 0);
-  CHECK(arrow->tail.y >= 2.0f);  // the flag's top edge
+  const glm::vec3 shaft = arrow->tip - arrow->tail;
+  CHECK(glm::dot(glm::normalize(shaft), glm::normalize(wind)) == Approx(1.0f));  // downwind
+  CHECK(glm::length(shaft) == Approx(0.01f * glm::length(wind)));                // 1 cm per m/s
+  CHECK(arrow->speed == Approx(glm::length(wind)));
+  // Its line runs through the middle of the cloth, and it stops just short of it.
+  const glm::vec3 centre(0.5 * (cloth.lo + cloth.hi));
+  const glm::vec3 toCentre = centre - arrow->tip;
+  CHECK(glm::length(glm::cross(toCentre, glm::normalize(shaft))) < 1e-4f);
+  CHECK_FALSE(cloth.contains(sim::Vec3(arrow->tip)));
+  CHECK(cloth.inflated(0.05).contains(sim::Vec3(arrow->tip)));
+  // Half as much wind again, an arrow half as long again; a breeze still gets one that shows.
+  CHECK(glm::length(windArrow(cloth, 1.5f * wind)->tip - windArrow(cloth, 1.5f * wind)->tail) ==
+        Approx(1.5f * glm::length(shaft)));
+  CHECK(glm::length(windArrow(cloth, glm::vec3(0.5f, 0, 0))->tip -
+                    windArrow(cloth, glm::vec3(0.5f, 0, 0))->tail) == Approx(0.05f));
   const OrbitCamera camera = sceneCamera(scene, kWindow.aspect(), kPanelRight / kWindow.width);
   CHECK(inFreeView(camera, arrow->tail));
   CHECK(inFreeView(camera, arrow->tip));
-  CHECK_FALSE(windArrow(scene.view, glm::vec3(0)).has_value());
+  CHECK_FALSE(windArrow(cloth, glm::vec3(0)).has_value());
 }

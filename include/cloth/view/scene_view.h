@@ -11,15 +11,18 @@
 
 namespace cloth::view {
 
-/// The camera a scene opens with: the default yaw and pitch, framing scene.view in the part of a view
-/// of the given aspect right of `leftInset` (the fraction of its width a panel covers).
-OrbitCamera sceneCamera(const sim::Scene& scene, float aspect, float leftInset);
-
-/// An arrow showing the wind: along the top of `region`, centred on it, pointing downwind, 1 cm long
-/// per m/s up to 60 % of the region's extent along the wind. None in still air.
+/// An arrow showing the wind where it acts: pointing downwind at the middle of the cloth's bounding box
+/// `cloth`, its tip just upwind of the box, 1 cm long per m/s of wind speed (at least 5 cm, at most
+/// 1.5 times the box's size). None in still air.
 struct WindArrow {
   glm::vec3 tail{0}, tip{0};
+  float speed = 0;  ///< m/s, for its label
 };
-std::optional<WindArrow> windArrow(const sim::Aabb& region, const glm::vec3& wind);
+std::optional<WindArrow> windArrow(const sim::Aabb& cloth, const glm::vec3& wind);
+
+/// The camera a scene opens with: the default yaw and pitch, framing scene.view and the wind arrow at
+/// the cloth in the part of a view of the given aspect right of `leftInset` (the fraction of its width
+/// a panel covers).
+OrbitCamera sceneCamera(const sim::Scene& scene, float aspect, float leftInset);
 
 }  // namespace cloth::view
