@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake --preset release >/dev/null
-cmake --build --preset release
+# Only the viewer and what it links: the tests and tools build with scripts/test.sh.
+cmake --build --preset release --target clothview
 viewer=build/release/src/app/clothview
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   echo "run.sh: no display; rendering 3 s of the flag headless into clothview-captures/ instead"
