@@ -68,6 +68,10 @@ const std::array kTable = {
     ParamSpec{"h", "s", ParamGroup::Solver, "time step", CLOTH_REAL(scene.params.solver.h), 1e-5, 0.05},
     ParamSpec{"substeps", "-", ParamGroup::Solver, "solver sub-steps per step",
               CLOTH_INT(scene.params.solver.substeps), 1, 64},
+    ParamSpec{"theta", "-", ParamGroup::Solver,
+              "implicitness of the implicit steps: 1 backward Euler (damps motion at large h), 0.5 the "
+              "trapezoidal rule (keeps it)",
+              CLOTH_REAL(scene.params.solver.theta), 0.5, 1},
     ParamSpec{"solver", "-", ParamGroup::Solver,
               "approx-implicit linear solve: jacobi (Kang eq. 10) or multigrid (converged)", kSolverChoice, 0,
               0},

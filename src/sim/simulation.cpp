@@ -8,6 +8,7 @@
 #include "cloth/sim/guard.h"
 #include "cloth/sim/provot.h"
 #include "cloth/sim/solve/explicit_euler.h"
+#include "cloth/sim/solve/theta_method.h"
 #include "cloth/sim/wind.h"
 
 namespace cloth::sim {
@@ -106,42 +107,42 @@ void Simulation::syncMass() {
   appliedMassPerNode_ = params_.material.massPerNode;
 }
 
-// Forces, then the velocity and position update of the chosen integrator.
+// Forces, then the velocity and position update of the chosen integrator. The implicit ones take a
+// theta-method step (solve/theta_method.h): their backward-Euler solve at theta h, then the update.
 void Simulation::integrate(Real h) {
+  const SolverSettings& s = params_.solver;
+  computeForces(cloth_, params_, time_, forceWork_, force_);
+  if (s.integrator == Integrator::Explicit) {
+    stepExplicit(cloth_, h, force_);
+    return;
+  }
+  const Real theta = std::clamp(s.theta, 0.5, 1.0);
+  applyThetaStep(cloth_, implicitVelocityChange(theta * h), h, theta);
+}
+
+// The backward-Euler velocity change of a step of length h by the chosen implicit solver.
+std::span<const Vec3> Simulation::implicitVelocityChange(Real h) {
   const SolverSettings& s = params_.solver;
   const Stiffness k = stiffnessOf(params_.material);
   const Real damping = params_.material.airDamping;
-  computeForces(cloth_, params_, time_, forceWork_, force_);
-  switch (s.integrator) {
-    case Integrator::ApproxImplicit:
-      if (!graph_.builtFor(cloth_, k)) graph_.build(cloth_, k);
-      if (s.solver == LinearSolver::Jacobi) {
-        approxImplicitVelocityChange(cloth_, graph_, h, damping, std::max(1, s.iterations), force_,
-                                     approxWork_);
-      } else {
-        const Multigrid::Report r =
-            converged_.solve(cloth_, graph_, h, damping, s.cycles, s.tolerance, force_, approxWork_);
-        report_.solverCycles += r.cycles;
-        report_.solverResidual = r.relativeResidual;
-      }
-      for (std::size_t i = 0; i < cloth_.nodeCount(); ++i) cloth_.v[i] += approxWork_.dv[i];
-      advancePositions(cloth_, h);
-      break;
-    case Integrator::Explicit:
-      stepExplicit(cloth_, h, force_);
-      break;
-    case Integrator::ImplicitCG: {
-      Multigrid* mg = nullptr;
-      if (s.solver == LinearSolver::Multigrid) {
-        if (!graph_.builtFor(cloth_, k)) graph_.build(cloth_, k);
-        mg = &converged_.prepare(cloth_, graph_, h, damping);
-      }
-      report_.cgIterations +=
-          stepImplicitCG(cloth_, k, h, damping, force_, s.cgMaxIterations, s.cgTolerance, cgWork_, mg)
-              .iterations;
-      break;
-    }
+  if (!graph_.builtFor(cloth_, k)) graph_.build(cloth_, k);
+  if (s.integrator == Integrator::ImplicitCG) {
+    Multigrid* mg =
+        s.solver == LinearSolver::Multigrid ? &converged_.prepare(cloth_, graph_, h, damping) : nullptr;
+    report_.cgIterations += sim::implicitVelocityChange(cloth_, k, h, damping, force_, s.cgMaxIterations,
+                                                        s.cgTolerance, cgWork_, mg)
+                                .iterations;
+    return cgWork_.dv;
   }
+  if (s.solver == LinearSolver::Jacobi) {
+    approxImplicitVelocityChange(cloth_, graph_, h, damping, std::max(1, s.iterations), force_, approxWork_);
+  } else {
+    const Multigrid::Report r =
+        converged_.solve(cloth_, graph_, h, damping, s.cycles, s.tolerance, force_, approxWork_);
+    report_.solverCycles += r.cycles;
+    report_.solverResidual = r.relativeResidual;
+  }
+  return approxWork_.dv;
 }
 
 // Long-range attachments, then Provot's passes; the velocity follows what they moved.

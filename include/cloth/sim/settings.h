@@ -35,6 +35,8 @@ struct SolverSettings {
   int cycles = 10;        // most multigrid V-cycles per step
   Real tolerance = 1e-2;  // relative residual at which the multigrid solve stops (1 % gives the
                           // flag spectrum, drape and free fall of 1e-3: clothbench large-steps)
+  Real theta = 1.0;       // implicitness of the implicit steps: 1 = backward Euler, 0.5 = trapezoidal rule
+                          // (solve/theta_method.h)
   int cgMaxIterations = 200;
   Real cgTolerance = 1e-8;  // relative residual at which conjugate gradients stops
 };

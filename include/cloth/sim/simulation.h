@@ -93,6 +93,7 @@ class Simulation {
   void substep(Real h);
   void syncMass();
   void integrate(Real h);
+  std::span<const Vec3> implicitVelocityChange(Real h);
   void limitStretch(Real h);
   enum class Friction { On, Off };
   int collide(Friction friction);

@@ -55,6 +55,7 @@ struct FlutterState {
 
 FlutterState flagMidFlutter() {
   Scene scene = *findScene("flag");
+  useKangStep(scene);
   FlutterState s{instantiate(scene), {}};
   while (s.sim.time() < 1.5) s.sim.step();
   s.force.resize(s.sim.cloth().nodeCount());

@@ -42,6 +42,10 @@ std::optional<Scene> findScene(std::string_view name);
 /// stiffness is per spring and stays (a membrane's stretch stiffness does not depend on spacing).
 void resampleGrid(Scene& scene, int nu, int nv);
 
+/// Kang's approximate implicit update (eq. 10, converged by multigrid) at the paper's 1 ms step, as Kang
+/// ran the flags of Figs. 7 and 10.
+void useKangStep(Scene& scene);
+
 /// Adds mesh colliders to the scene; in the drape scene they replace its table.
 void useColliderMeshes(Scene& scene, const std::vector<std::shared_ptr<const CollisionMesh>>& meshes);
 
