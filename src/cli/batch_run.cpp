@@ -194,12 +194,17 @@ class RunObservers {
   }
 
   void afterStep(const sim::Simulation& simulation, long long step) {
+    peakStrain_ = std::max(peakStrain_, sim::maxStrain(simulation.cloth(), sim::SpringFamily::Structural));
+    peakCompression_ =
+        std::max(peakCompression_, sim::maxCompression(simulation.cloth(), sim::SpringFamily::Structural));
     if (flutter_ && simulation.time() >= kFlutterSettle && (step + 1) % flutterEvery_ == 0)
       flutter_->sample(simulation.cloth());
     if (contactsOn_) contacts_.sample(simulation);
   }
 
   void finish(const sim::Simulation& simulation, RunStats& run) {
+    run.peakStrain = peakStrain_;
+    run.peakCompression = peakCompression_;
     if (flutter_ && flutter_->samples() >= 4) run.flutter = flutter_->stats(flutterEvery_ * h_);
     if (!contactsOn_) return;
     contacts_.sample(simulation);
@@ -213,6 +218,7 @@ class RunObservers {
   bool contactsOn_;
   std::optional<sim::FlutterRecorder> flutter_;
   ContactRecorder contacts_;
+  double peakStrain_ = 0, peakCompression_ = 0;
 };
 
 // How far the render surface would sink into the colliders without keepOutside.

@@ -31,7 +31,10 @@ std::string statsJson(const RunStats& run, const sim::Simulation& sim) {
   j["recoveries"] = sim.recoveries();  // sub-steps the instability guard had to undo
   // JSON has no NaN: non-finite measurements are reported as null.
   auto number = [&](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
-  j["max_strain"] = number(sim::maxStrain(c, sim::SpringFamily::Structural));
+  j["max_strain"] = number(std::max(run.peakStrain, sim::maxStrain(c, sim::SpringFamily::Structural)));
+  j["end_strain"] = number(sim::maxStrain(c, sim::SpringFamily::Structural));
+  j["max_compression"] =
+      number(std::max(run.peakCompression, sim::maxCompression(c, sim::SpringFamily::Structural)));
   j["max_shear_strain"] = number(sim::maxStrain(c, sim::SpringFamily::Shear));
   if (run.surface)  // the refined surface only interpolates the key nodes kept outside
     j["render_surface"] = {{"min_clearance_before_push_out", number(run.surface->deepest)},

@@ -23,6 +23,8 @@ struct RunStats {
   std::optional<detail::SurfaceClearance> surface;  ///< the final render surface against the colliders
   sim::ContactFailures endContacts;                 ///< the final state's intersections and penetrations
   sim::ContactFailures maxContacts;                 ///< the largest of each over every step
+  double peakStrain = 0;                            ///< largest structural strain l / L - 1 after any step
+  double peakCompression = 0;  ///< largest structural compression 1 - l / L after any step
 };
 
 /// JSON text of the run: the fields above plus the final state's measurements.

@@ -40,6 +40,13 @@ Real maxStrain(const Cloth& cloth, SpringFamily family) {
   return worst;
 }
 
+Real maxCompression(const Cloth& cloth, SpringFamily family) {
+  Real worst = 0;
+  for (const Spring& s : cloth.springsOf(family))
+    if (s.rest > 0) worst = std::max(worst, 1 - glm::length(cloth.x[s.b] - cloth.x[s.a]) / s.rest);
+  return worst;
+}
+
 void springStrains(const Cloth& cloth, std::vector<Real>& strain) {
   strain.resize(cloth.springs.size());
   for (std::size_t i = 0; i < cloth.springs.size(); ++i) {
