@@ -143,6 +143,14 @@ struct ContactRecorder {
   }
 };
 
+// A file the run will write: refused if it exists (unless `force`) or its folder does not.
+void checkNewFile(const fs::path& p, bool force) {
+  std::error_code ec;
+  if (!force && fs::exists(p, ec)) throw BadInput{"'" + p.string() + "' exists (use --force to replace it)"};
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  if (!fs::is_directory(dir, ec)) throw BadInput{"cannot write '" + p.string() + "': no such directory"};
+}
+
 // Refuses up front to replace any file the run would write, unless --force.
 void checkOutputs(const CliOptions& o, long long frames) {
   std::error_code ec;
@@ -160,13 +168,8 @@ void checkOutputs(const CliOptions& o, long long frames) {
     if (!fs::is_directory(dir, ec))
       throw BadInput{"cannot write '" + o.pc2Path->string() + "': no such directory"};
   }
-  if (o.statsPath && *o.statsPath != "-") {
-    const fs::path p(*o.statsPath);
-    if (!o.force && fs::exists(p, ec))
-      throw BadInput{"'" + p.string() + "' exists (use --force to replace it)"};
-    const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-    if (!fs::is_directory(dir, ec)) throw BadInput{"cannot write '" + p.string() + "': no such directory"};
-  }
+  if (o.statsPath && *o.statsPath != "-") checkNewFile(*o.statsPath, o.force);
+  if (o.seriesPath) checkNewFile(*o.seriesPath, o.force);
 }
 
 int fail(std::ostream& err, const base::Status& st) {
@@ -200,6 +203,13 @@ class RunObservers {
     if (flutter_ && simulation.time() >= kFlutterSettle && (step + 1) % flutterEvery_ == 0)
       flutter_->sample(simulation.cloth());
     if (contactsOn_) contacts_.sample(simulation);
+  }
+
+  /// The largest structural strain and compression so far, the state now included.
+  std::pair<double, double> peaks(const sim::Simulation& simulation) const {
+    return {
+        std::max(peakStrain_, sim::maxStrain(simulation.cloth(), sim::SpringFamily::Structural)),
+        std::max(peakCompression_, sim::maxCompression(simulation.cloth(), sim::SpringFamily::Structural))};
   }
 
   void finish(const sim::Simulation& simulation, RunStats& run) {
@@ -244,6 +254,38 @@ int writeStats(const CliOptions& o, const RunStats& run, const sim::Simulation& 
   return st ? kExitOk : fail(err, st);
 }
 
+// --series: a CSV row per frame, the quantities --stats reports for the end, as they were then.
+class Series {
+ public:
+  explicit Series(bool on) : on_(on) {
+    if (on_) csv_ = "time_s,kinetic_energy_J,strain,max_strain,max_compression,ms_per_step\n";
+  }
+
+  void row(const sim::Simulation& simulation, const RunObservers& observers, const RunStats& run,
+           long long steps) {
+    if (!on_ || simulation.time() == lastTime_) return;
+    lastTime_ = simulation.time();
+    const auto [strain, compression] = observers.peaks(simulation);
+    char line[256];
+    std::snprintf(line, sizeof line, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", simulation.time(),
+                  sim::kineticEnergy(simulation.cloth()),
+                  sim::maxStrain(simulation.cloth(), sim::SpringFamily::Structural), strain, compression,
+                  steps > 0 ? 1e3 * run.stepSeconds / double(steps) : 0.0);
+    csv_ += line;
+  }
+
+  base::Status write(const CliOptions& o) const {
+    if (!on_) return base::Status::success();
+    return io::writeFileAtomically(*o.seriesPath, csv_,
+                                   o.force ? io::Overwrite::Allowed : io::Overwrite::Never);
+  }
+
+ private:
+  bool on_;
+  double lastTime_ = -1;
+  std::string csv_;
+};
+
 int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
   const config::Settings settings = buildSettings(o);
   const double h = settings.scene.params.solver.h;
@@ -261,8 +303,10 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
   run.steps = steps;
   run.h = h;
   RunObservers observers(settings, o.statsPath.has_value());
+  Series series(o.seriesPath.has_value());
   const auto start = Clock::now();
   for (long long i = 0; i <= steps; ++i) {
+    if (i % every == 0 || i == steps) series.row(simulation, observers, run, i);
     if (exporter && i % every == 0)
       if (auto st = exporter->write(simulation, i / every); !st) return fail(err, st);
     if (i == steps) break;
@@ -275,6 +319,7 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
   if (exporter)
     if (auto st = exporter->close(); !st) return fail(err, st);
   observers.finish(simulation, run);
+  if (auto st = series.write(o); !st) return fail(err, st);
   measureSurface(simulation, settings, run);
   run.wallSeconds = seconds(Clock::now() - start);
   run.simSeconds = simulation.time();

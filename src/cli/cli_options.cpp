@@ -33,6 +33,9 @@ void addOptions(CLI::App& app, CliOptions& o, std::vector<std::string>& drags, b
                  "FILE with .obj");
   app.add_option("--every", o.every, "Export every K steps (default: one frame per 1/30 s)");
   app.add_option("--stats", o.statsPath, "Write run statistics as JSON to FILE, or - for standard output");
+  app.add_option("--series", o.seriesPath,
+                 "Write a CSV row per frame (as --every): time, kinetic energy, strain, its peak so far, "
+                 "peak compression, ms per step");
   app.add_flag("--force", o.force, "Allow replacing existing output files");
   app.add_flag("--list-scenes", listScenes, "List the scenes and exit");
   app.add_flag("--list-params", listParams, "List every parameter with unit, value and range, and exit");

@@ -164,3 +164,44 @@ TEST_CASE(
   CHECK(malformed.code == 2);
   CHECK(malformed.err.find("ROW,COL,X,Y,Z,T0,T1") != std::string::npos);
 }
+
+TEST_CASE("clothsim: --series writes a row per frame whose last row is what --stats reports") {
+  const fs::path dir = freshDir("series");
+  fs::create_directories(dir);
+  const Result r = run({"--scene", "ball", "--seconds", "1", "--series", (dir / "s.csv").string(), "--stats",
+                        (dir / "stats.json").string()});
+  REQUIRE(r.code == 0);
+  std::ifstream csv(dir / "s.csv");
+  std::string header, line;
+  std::getline(csv, header);
+  CHECK(header == "time_s,kinetic_energy_J,strain,max_strain,max_compression,ms_per_step");
+  std::vector<std::vector<double>> rows;
+  while (std::getline(csv, line)) {
+    std::vector<double> row;
+    std::stringstream fields(line);
+    std::string field;
+    while (std::getline(fields, field, ',')) row.push_back(std::stod(field));
+    REQUIRE(row.size() == 6);
+    rows.push_back(row);
+  }
+  REQUIRE(rows.size() == 31);  // t = 0 and one per 1/30 s
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    CHECK(rows[i][0] == Approx(i / 30.0).margin(1e-6));
+    CHECK(rows[i][3] >= rows[i - 1][3]);  // a peak never falls
+    CHECK(rows[i][3] >= rows[i][2]);
+  }
+  std::ifstream statsFile(dir / "stats.json");
+  const auto stats = nlohmann::json::parse(statsFile);
+  const std::vector<double>& last = rows.back();
+  CHECK(last[0] == Approx(stats["sim_seconds"].get<double>()));
+  CHECK(last[1] == Approx(stats["kinetic_energy"].get<double>()).epsilon(1e-6));
+  CHECK(last[2] == Approx(stats["end_strain"].get<double>()).epsilon(1e-6));
+  CHECK(last[3] == Approx(stats["max_strain"].get<double>()).epsilon(1e-6));
+  CHECK(last[4] == Approx(stats["max_compression"].get<double>()).epsilon(1e-6));
+  CHECK(last[5] == Approx(stats["ms_per_step"].get<double>()).epsilon(1e-6));
+  // An existing file is kept unless --force.
+  const Result again = run({"--scene", "ball", "--seconds", "0.1", "--series", (dir / "s.csv").string()});
+  CHECK(again.code == 2);
+  CHECK(again.err.find("exists") != std::string::npos);
+  fs::remove_all(dir);
+}

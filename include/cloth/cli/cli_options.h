@@ -28,6 +28,7 @@ struct CliOptions {
   std::vector<std::filesystem::path> colliderMeshes;  ///< mesh colliders to add
   int every = 0;                                      ///< export every K steps; 0 = one frame per 1/30 s
   std::optional<std::string> statsPath;               ///< "-" for standard output
+  std::optional<std::filesystem::path> seriesPath;    ///< CSV: one row per exported frame
   bool force = false;                                 ///< allow replacing existing files
   std::vector<sim::ScriptedDrag> drags;               ///< --drag, in the order given
 };
