@@ -403,8 +403,11 @@ int App::runWindowed() {
     const auto now = Clock::now();
     const double dt = seconds(now - previous);
     previous = now;
-    if (state_.stats.frames > 0)
+    if (state_.stats.frames > 0) {
       state_.stats.rate.add(dt, state_.stats.simulatedSeconds - simulatedBefore, state_.stats.parts);
+      for (int p = 0; p < view::kFrameParts; ++p)
+        FrameStats::push(state_.stats.partHistory[p], state_.stats.parts.ms[p]);
+    }
     simulatedBefore = state_.stats.simulatedSeconds;
     state_.stats.parts = {};
     windowedFrame(window, dt);

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <numbers>
+#include <string>
+#include <vector>
 
 #include <glm/geometric.hpp>
 
@@ -278,8 +281,10 @@ void drawFrameParts(const FrameStats& st) {
     ImGui::ProgressBar(static_cast<float>(mean[part] / frame), ImVec2(-1, 0), label);
     if (part == largest) ImGui::PopStyleColor();
   }
-  ImGui::TextDisabled("%d steps a frame, %.3f ms each; other = waiting for the display, capture",
-                      st.stepsLastFrame, st.msPerStep);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%d step%s a frame, %.3f ms each; other: waiting for the display, capture",
+                     st.stepsLastFrame, st.stepsLastFrame == 1 ? "" : "s", st.msPerStep);
+  ImGui::PopStyleColor();
 }
 
 void drawStatsPanel(PanelContext& c) {
@@ -306,9 +311,62 @@ void drawStatsPanel(PanelContext& c) {
   ImGui::TextWrapped("%s", view::stiffnessRatioNote(s.simulation).c_str());
   ImGui::PopStyleColor();
   warningsAbout(s, "Stats");
-  std::vector<float> history(st.kineticHistory.begin(), st.kineticHistory.end());
-  ImGui::PlotLines("kinetic", history.data(), static_cast<int>(history.size()), 0, nullptr, 0.0f, FLT_MAX,
+}
+
+// One history as a line plot, its last value written over it; `mark`, if positive, drawn as a
+// horizontal line (a limit such as tau). Returns nothing: the plot is all there is to see.
+void plotHistory(const char* label, const std::deque<float>& history, const std::string& last,
+                 float mark = -1) {
+  const std::vector<float> values(history.begin(), history.end());
+  float top = mark > 0 ? 1.25f * mark : 0;
+  for (float v : values) top = std::max(top, v);
+  top = top > 0 ? 1.05f * top : 1;
+  ImGui::PlotLines(label, values.data(), static_cast<int>(values.size()), 0, last.c_str(), 0.0f, top,
                    ImVec2(0, 50));
+  if (mark <= 0) return;
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  const float width = ImGui::CalcItemWidth(), y = hi.y - (hi.y - lo.y) * mark / top;
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(lo.x, y), ImVec2(lo.x + width, y),
+                                      ImGui::GetColorU32(kWarningColour));
+}
+
+// The flag's free edge: its power spectrum up to 30 Hz and the numbers clothsim --stats gives.
+void plotFlutter(ViewerState& s) {
+  const sim::FlutterStats& f = s.flutterStats();
+  if (f.power.size() < 2) {
+    ImGui::TextDisabled("flutter spectrum: from 1 s of simulated time on");
+    return;
+  }
+  std::vector<float> bins;  // amplitude (the root of the power), so side peaks show beside the main one
+  for (std::size_t k = 1; k < f.power.size() && static_cast<double>(k) / f.seconds <= 30; ++k)
+    bins.push_back(static_cast<float>(std::sqrt(f.power[k])));
+  char peak[32];
+  std::snprintf(peak, sizeof peak, "%.2f Hz", f.dominantHz);
+  ImGui::PlotHistogram("flutter 0-30 Hz", bins.data(), static_cast<int>(bins.size()), 0, peak, 0.0f, FLT_MAX,
+                       ImVec2(0, 60));
+  remember(s, "flutter plot");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped(
+      "free edge over the last %.1f s: dominant %.2f Hz, %.0f %% of the power below 20 Hz, %.2f m "
+      "peak to peak (as clothsim --stats)",
+      f.seconds, f.dominantHz, 100 * f.powerBelow, f.peakToPeak);
+  ImGui::PopStyleColor();
+}
+
+void drawPlotsPanel(PanelContext& c) {
+  ViewerState& s = c.state;
+  const FrameStats& st = s.stats;
+  plotHistory("kinetic (J)", st.kineticHistory, view::plainQuantity(st.kineticEnergy, "J"));
+  char strain[64];
+  std::snprintf(strain, sizeof strain, "%.4f (tau %.3g)", st.maxStrain, s.settings.scene.params.material.tau);
+  plotHistory("peak strain", st.strainHistory, strain,
+              static_cast<float>(s.settings.scene.params.material.tau));
+  for (view::FramePart part : {view::FramePart::Step, view::FramePart::Refine, view::FramePart::Draw}) {
+    const auto& history = st.partHistory[static_cast<std::size_t>(part)];
+    const std::string label = std::string(view::name(part)) + " (ms)";
+    plotHistory(label.c_str(), history, history.empty() ? "" : view::plainQuantity(history.back(), "ms"));
+  }
+  if (s.settings.scene.pinFirstColumn) plotFlutter(s);
 }
 
 void drawPresetPanel(PanelContext& c) {
@@ -382,6 +440,7 @@ void drawControlWindow(PanelContext& c) {
   if (header(s, "Detail", ImGuiTreeNodeFlags_DefaultOpen)) drawDetailPanel(c);
   if (header(s, "Capture")) drawCapturePanel(c);
   if (header(s, "Stats", ImGuiTreeNodeFlags_DefaultOpen)) drawStatsPanel(c);
+  if (header(s, "Plots")) drawPlotsPanel(c);
   if (header(s, "Presets")) drawPresetPanel(c);
   ImGui::PopItemWidth();
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();

@@ -7,6 +7,7 @@
 #include "cloth/sim/collision/collision_mesh.h"
 #include "cloth/sim/collision/intersections.h"
 #include "cloth/sim/names.h"
+#include "cloth/sim/scenes/stats.h"
 
 namespace cloth::app {
 namespace {
@@ -16,6 +17,23 @@ nlohmann::json contactsJson(const sim::Simulation& simulation) {
   sim::ContactAudit audit;
   const sim::ContactFailures f = audit.measure(simulation.cloth(), simulation.colliders());
   return {{"self_intersections", f.selfIntersections}, {"collider_penetrations", f.colliderPenetrations}};
+}
+
+// The last values of the Plots panel's histories, and the flutter spectrum's numbers as clothsim
+// --stats gives them.
+nlohmann::json plotsJson(const ViewerState& s) {
+  nlohmann::json j;
+  j["kinetic_energy"] = s.stats.kineticHistory.empty() ? 0.0 : s.stats.kineticHistory.back();
+  j["peak_strain"] = s.stats.strainHistory.empty() ? 0.0 : s.stats.strainHistory.back();
+  j["frames_plotted"] = s.stats.kineticHistory.size();
+  if (s.settings.scene.pinFirstColumn && s.flutter.samples() >= 4) {
+    const sim::FlutterStats f = s.flutter.stats();
+    j["flutter"] = {{"dominant_hz", f.dominantHz},
+                    {"power_below_20hz", f.powerBelow},
+                    {"peak_to_peak_m", f.peakToPeak},
+                    {"seconds", f.seconds}};
+  }
+  return j;
 }
 
 // The frame rate and what holds now.
@@ -31,6 +49,7 @@ void addFrameFields(nlohmann::json& j, const ViewerState& s) {
   for (int p = 0; p < view::kFrameParts; ++p)
     j["frame_parts_ms"][std::string(view::name(static_cast<view::FramePart>(p)))] = parts.ms[p];
   j["slowest_part"] = view::name(s.stats.rate.largestPart());
+  j["kinetic_energy"] = sim::kineticEnergy(s.simulation.cloth());
   j["paused"] = s.paused;
   j["warnings"] = nlohmann::json::array();
   for (const view::Warning& w : s.warnings) j["warnings"].push_back({{"where", w.where}, {"text", w.text}});
@@ -79,6 +98,7 @@ std::string stateJson(const ViewerState& s, const view::Viewport& window) {
     j["colliders"].push_back(c);
   }
   j["contacts"] = contactsJson(s.simulation);
+  j["plots"] = plotsJson(s);
   j["detail"] = detail::name(s.settings.detail.mode);
   j["render_nodes"] = s.surface.vertexCount();
   j["params"] = nlohmann::json::parse(config::presetJson(s.settings))["params"];

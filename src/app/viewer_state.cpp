@@ -43,6 +43,7 @@ std::span<const ShowItem> showItems() {
 
 ViewerState::ViewerState(config::Settings initial)
     : settings(std::move(initial)), simulation(sim::instantiate(settings.scene)) {
+  flutter.maxSeconds = 8;  // the direct DFT of a longer record costs more than a frame
   frameScene();
   refine();
 }
@@ -52,6 +53,10 @@ void ViewerState::reset() {
   drags.restart();
   playback.resetClock();
   stats.kineticHistory.clear();
+  stats.strainHistory.clear();
+  flutter.reset();
+  flutterShownAt = -1;
+  flutterShown = {};
   recoveryLog_.clear();
   frameScene();
   refine();
@@ -78,6 +83,7 @@ void ViewerState::advance(int steps) {
   for (int i = 0; i < steps; ++i) {
     drags.apply(simulation);
     simulation.step();
+    sampleFlutter();
     if (!simulation.lastStep().refused.empty()) {  // the panels validate, so this is a safety net
       notify("simulation paused: " + simulation.lastStep().refused);
       paused = true;
@@ -99,8 +105,27 @@ void ViewerState::advance(int steps) {
   const sim::Cloth& c = simulation.cloth();
   stats.maxStrain = sim::maxStrain(c, sim::SpringFamily::Structural);
   stats.kineticEnergy = sim::kineticEnergy(c);
-  stats.kineticHistory.push_back(static_cast<float>(stats.kineticEnergy));
-  if (stats.kineticHistory.size() > kHistory) stats.kineticHistory.pop_front();
+  FrameStats::push(stats.kineticHistory, stats.kineticEnergy);
+  FrameStats::push(stats.strainHistory, stats.maxStrain);
+}
+
+void FrameStats::push(std::deque<float>& history, double value) {
+  history.push_back(static_cast<float>(value));
+  if (history.size() > kHistory) history.pop_front();
+}
+
+const sim::FlutterStats& ViewerState::flutterStats() {
+  if (std::abs(simulation.time() - flutterShownAt) >= 0.5) {
+    flutterShown = flutter.stats();
+    flutterShownAt = simulation.time();
+  }
+  return flutterShown;
+}
+
+void ViewerState::sampleFlutter() {
+  if (!settings.scene.pinFirstColumn) return;
+  const double h = simulation.params().solver.h;
+  flutter.afterStep(simulation.cloth(), simulation.time(), h, std::llround(simulation.time() / h));
 }
 
 void ViewerState::refine() {

@@ -2,6 +2,7 @@
 // Everything the viewer shows and edits, GL-free: the settings (source of truth), the simulation
 // built from them, the refined surface, the camera and the playback clock.
 
+#include <array>
 #include <deque>
 #include <map>
 #include <span>
@@ -13,6 +14,7 @@
 #include "cloth/detail/refiner.h"
 #include "cloth/render/renderer.h"
 #include "cloth/sim/drag_script.h"
+#include "cloth/sim/scenes/flutter.h"
 #include "cloth/sim/simulation.h"
 #include "cloth/view/frame_rate.h"
 #include "cloth/view/orbit_camera.h"
@@ -30,6 +32,10 @@ struct FrameStats {
   int stepsLastFrame = 0;
   double maxStrain = 0, kineticEnergy = 0;
   std::deque<float> kineticHistory;  ///< last few hundred frames
+  std::deque<float> strainHistory;   ///< largest structural strain after each frame's steps
+  std::array<std::deque<float>, view::kFrameParts> partHistory;  ///< ms of each frame part, per frame
+  /// Appends a frame's value to a history, dropping the oldest beyond a few hundred frames.
+  static void push(std::deque<float>& history, double value);
   long long frames = 0;
   double simulatedSeconds = 0;                ///< since the viewer started, across resets
   detail::SurfaceClearance surfaceClearance;  ///< the render surface kept out of colliders
@@ -44,7 +50,10 @@ struct ViewerState {
 
   config::Settings settings;
   sim::Simulation simulation;
-  sim::DragScript drags;  ///< --drag: scripted handles, run before every step
+  sim::DragScript drags;           ///< --drag: scripted handles, run before every step
+  sim::FlutterMonitor flutter;     ///< a flag's free edge, as clothsim --stats measures it (last 8 s)
+  sim::FlutterStats flutterShown;  ///< its spectrum as last computed
+  double flutterShownAt = -1;      ///< at this simulated time
   detail::Refiner refiner;
   detail::SurfaceMesh surface;
   view::OrbitCamera camera;
@@ -67,6 +76,10 @@ struct ViewerState {
 
   /// Rebuilds the simulation from the settings (new grid, scene or topology) and frames the scene.
   void reset();
+  /// After each step of a flag scene: the free edge for the flutter spectrum.
+  void sampleFlutter();
+  /// The flutter spectrum, recomputed once per half simulated second (a direct DFT).
+  const sim::FlutterStats& flutterStats();
   /// The current scene's parameters as shipped, then reset().
   void restoreDefaults();
   /// Copies the live parameters into the simulation; they take effect on the next step.

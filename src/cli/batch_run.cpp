@@ -30,8 +30,6 @@ struct BadInput {
   std::string message;
 };
 
-constexpr double kFlutterSettle = 1.0;     // s before a flag's flutter is recorded
-constexpr double kFlutterSample = 0.005;   // s between samples
 constexpr double kSurfaceClearance = 0.5;  // of the thickness, kept by the render surface (as the viewer)
 
 double seconds(Clock::duration d) {
@@ -190,9 +188,7 @@ sim::Simulation instantiate(const config::Settings& settings) {
 class RunObservers {
  public:
   RunObservers(const config::Settings& s, bool contacts)
-      : h_(s.scene.params.solver.h),
-        flutterEvery_(std::max(1LL, std::llround(kFlutterSample / h_))),
-        contactsOn_(contacts) {
+      : h_(s.scene.params.solver.h), contactsOn_(contacts) {
     if (s.scene.pinFirstColumn) flutter_.emplace();
   }
 
@@ -200,8 +196,7 @@ class RunObservers {
     peakStrain_ = std::max(peakStrain_, sim::maxStrain(simulation.cloth(), sim::SpringFamily::Structural));
     peakCompression_ =
         std::max(peakCompression_, sim::maxCompression(simulation.cloth(), sim::SpringFamily::Structural));
-    if (flutter_ && simulation.time() >= kFlutterSettle && (step + 1) % flutterEvery_ == 0)
-      flutter_->sample(simulation.cloth());
+    if (flutter_) flutter_->afterStep(simulation.cloth(), simulation.time(), h_, step + 1);
     if (contactsOn_) contacts_.sample(simulation);
   }
 
@@ -215,7 +210,7 @@ class RunObservers {
   void finish(const sim::Simulation& simulation, RunStats& run) {
     run.peakStrain = peakStrain_;
     run.peakCompression = peakCompression_;
-    if (flutter_ && flutter_->samples() >= 4) run.flutter = flutter_->stats(flutterEvery_ * h_);
+    if (flutter_ && flutter_->samples() >= 4) run.flutter = flutter_->stats();
     if (!contactsOn_) return;
     contacts_.sample(simulation);
     run.endContacts = contacts_.last;
@@ -224,9 +219,8 @@ class RunObservers {
 
  private:
   double h_;
-  long long flutterEvery_;
   bool contactsOn_;
-  std::optional<sim::FlutterRecorder> flutter_;
+  std::optional<sim::FlutterMonitor> flutter_;
   ContactRecorder contacts_;
   double peakStrain_ = 0, peakCompression_ = 0;
 };

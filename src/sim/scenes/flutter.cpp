@@ -57,7 +57,29 @@ FlutterStats FlutterRecorder::stats(Real dt, Real cutoffHz) const {
   }
   s.dominantHz = static_cast<Real>(peak) / s.seconds;
   s.powerBelow = all > 0 ? below / all : 0;
+  s.power = std::move(total);
   return s;
+}
+
+void FlutterMonitor::afterStep(const Cloth& cloth, Real time, Real h, long long stepsDone) {
+  if (h != h_) {  // a new step length: a new record
+    reset();
+    h_ = h;
+    every_ = std::max(1LL, std::llround(kInterval / h));
+  }
+  if (time < kSettle || stepsDone % every_ != 0) return;
+  if (static_cast<Real>(recorder_.samples() + 1) * static_cast<Real>(every_) * h_ > maxSeconds)
+    recorder_ = {};
+  recorder_.sample(cloth);
+}
+
+FlutterStats FlutterMonitor::stats() const {
+  return recorder_.samples() >= 4 ? recorder_.stats(static_cast<Real>(every_) * h_) : FlutterStats{};
+}
+
+void FlutterMonitor::reset() {
+  recorder_ = {};
+  h_ = 0;
 }
 
 }  // namespace cloth::sim

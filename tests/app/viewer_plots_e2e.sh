@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The Plots panel: its numbers are clothsim's (the flag's flutter spectrum, kinetic energy), and a user
+# who opens it sees the plots, the flutter spectrum included.
+clothview="$1"
+clothsim="$2"
+source "$(dirname "$0")/e2e_lib.sh"
+
+# Headless, 4 simulated seconds of the flag: the panel's flutter numbers against clothsim --stats of
+# the same run, its last kinetic energy against the state's.
+env -u DISPLAY "$clothview" --headless --scene flag --seconds 4 --dump-state "$work/flag.json" >/dev/null 2>&1 \
+  || fail "the headless flag run failed"
+"$clothsim" --scene flag --seconds 4 --stats "$work/stats.json" || fail "clothsim failed"
+python3 - "$work/flag.json" "$work/stats.json" <<'PY' || fail "the Plots panel's numbers are not clothsim's"
+import json, sys
+viewer, stats = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+plots = viewer["plots"]
+print("Plots: flutter %s; clothsim: %s" % (plots["flutter"], stats["flutter"]))
+for key in ("dominant_hz", "power_below_20hz", "peak_to_peak_m", "seconds"):
+    assert abs(plots["flutter"][key] - stats["flutter"][key]) <= 1e-9 * max(1, abs(stats["flutter"][key])), key
+assert abs(plots["kinetic_energy"] - viewer["kinetic_energy"]) <= 1e-6 * viewer["kinetic_energy"], plots
+assert abs(viewer["kinetic_energy"] - stats["kinetic_energy"]) <= 1e-9 * stats["kinetic_energy"], viewer["kinetic_energy"]
+assert plots["frames_plotted"] == 121, plots  # frame 0 and 30 a second
+PY
+
+# Windowed: collapse Scene, Detail and Stats, open Plots (every header is one row apart once closed).
+in_xvfb "'$clothview' --scene flag --exit-after 3 --dump-state '$work/layout.json'" >/dev/null 2>&1 \
+  || fail "layout run failed"
+read -r x scene row < <(json "$work/layout.json" \
+  "'%d %d %d' % (d['widgets']['Scene'][0] + 60, d['widgets']['Scene'][1] + 9, d['widgets']['Presets'][1] - d['widgets']['Plots'][1])")
+echo "headers: Scene at y = $scene, $row px apart when closed"
+in_xvfb "
+  '$clothview' --scene flag --exit-after 8 --dump-state '$work/plots.json' &
+  pid=\$!; $wait_window; sleep 1
+  for y in $scene $((scene + 3 * row)) $((scene + 5 * row)) $((scene + 6 * row)); do
+    xdotool mousemove $x \$y click 1; sleep 0.5
+  done
+  sleep 3; import -window root '$work/plots.png'; wait \$pid" >/dev/null 2>&1 || fail "the Plots run failed"
+json "$work/plots.json" "'flutter plot' in d['widgets']" | grep -q True \
+  || fail "opening Plots did not draw the flutter spectrum: $(json "$work/plots.json" "sorted(d['widgets'])")"
+finish
