@@ -81,6 +81,7 @@ App::App(AppOptions options, config::Settings settings)
   for (const std::string& item : options_.show)  // validated by parseAppOptions
     for (const ShowItem& known : showItems())
       if (known.name == item) known.apply(state_);
+  if (!options_.compare.empty()) compare_.emplace(state_, options_.compare);
   capture_.fps = options_.fps;
   capture_.format = options_.format;
   capture_.vsync = options_.vsync;
@@ -95,6 +96,7 @@ int App::run() {
 // The scene framed in a view of the given size (pixels) beside the panels (when they are drawn),
 // then the --camera angles and distance if given.
 void App::setUpCamera(glm::vec2 viewSize, float panelWidth) {
+  if (compare_) viewSize.x = (viewSize.x - panelWidth) / 2, panelWidth = 0;  // one of the two views
   state_.viewAspect = viewSize.x / std::max(viewSize.y, 1.0f);
   state_.panelInset = panelWidth / std::max(viewSize.x, 1.0f);
   state_.frameScene();
@@ -125,6 +127,12 @@ void App::frame(int steps, glm::ivec2 size) {
   state_.applySettings();
   state_.advance(steps);
   state_.refine();
+  if (compare_) {
+    const auto start = Clock::now();
+    compare_->follow(state_);
+    compare_->catchUp(state_);
+    state_.stats.parts[view::FramePart::Step] += 1e3 * seconds(Clock::now() - start);
+  }
   drawScene(size, screenshotRequested_ || (recorder_.active() && recorder_.format() != CaptureFormat::Pc2));
   capture();
   ++state_.stats.frames;
@@ -132,16 +140,82 @@ void App::frame(int steps, glm::ivec2 size) {
 
 void App::drawScene(glm::ivec2 size, bool whole) {
   auto start = Clock::now();
-  renderer_->upload(state_.surface);
-  state_.stats.parts[view::FramePart::Upload] = 1e3 * seconds(Clock::now() - start);
-  start = Clock::now();
+  double uploadMs = 0;
   target_->bindForDrawing();
-  render::FrameView view = state_.frameView(size, viewport_.aspect());
-  if (!whole && state_.panelRect.z > 0) view.hidden.push_back(panelPixels(state_.panelRect, size));
-  renderer_->draw(view, state_.render);
+  if (!compare_) {
+    renderer_->upload(state_.surface);
+    uploadMs = 1e3 * seconds(Clock::now() - start);
+    render::FrameView view = state_.frameView(size, viewport_.aspect());
+    if (!whole && state_.panelRect.z > 0) view.hidden.push_back(panelPixels(state_.panelRect, size));
+    renderer_->draw(view, state_.render);
+  } else {
+    const std::array<glm::ivec4, 2> views = compareViews(size);
+    const std::array<const ViewerState*, 2> runs = {&state_, &compare_->state()};
+    for (int i = 0; i < 2; ++i) {
+      const auto uploadStart = Clock::now();
+      renderer_->upload(runs[i]->surface);
+      uploadMs += 1e3 * seconds(Clock::now() - uploadStart);
+      render::FrameView view = runs[i]->frameView(size, float(views[i].z) / float(std::max(views[i].w, 1)));
+      view.viewport = views[i];
+      renderer_->draw(view, state_.render);
+    }
+  }
+  state_.stats.parts[view::FramePart::Upload] = uploadMs;
   target_->resolveForReading();
   glFinish();  // the drawing is done here, not in whatever waits for it next: the Stats split is true
-  state_.stats.parts[view::FramePart::Draw] = 1e3 * seconds(Clock::now() - start);
+  state_.stats.parts[view::FramePart::Draw] = 1e3 * seconds(Clock::now() - start) - uploadMs;
+}
+
+std::array<glm::ivec4, 2> App::compareViews(glm::ivec2 size) const {
+  const float scale = static_cast<float>(size.x) / std::max(viewport_.width, 1.0f);
+  const bool panel = state_.panelRect.z > 0 && state_.showPanels;
+  const int left = panel ? static_cast<int>(std::ceil((state_.panelRect.x + state_.panelRect.z) * scale)) : 0;
+  const int half = (size.x - left) / 2;
+  return {glm::ivec4(left, 0, half, size.y), glm::ivec4(left + half, 0, size.x - left - half, size.y)};
+}
+
+// In compare mode the mouse acts on the view it is over as on the first one: the same node of the
+// same camera, so a drag or a pin there holds the same node in both runs.
+std::vector<view::Command> App::handleInput(std::vector<InputEvent>& events, view::UiCapture ui) {
+  if (!compare_) return input_.handle(events, {state_.simulation, state_.camera}, viewport_, ui);
+  const float scale = viewport_.width / std::max(float(target_->width()), 1.0f);  // framebuffer to window
+  const std::array<glm::ivec4, 2> views = compareViews({target_->width(), target_->height()});
+  const float left = float(views[0].x) * scale, right = float(views[1].x) * scale;
+  for (InputEvent& e : events)
+    if (e.type == InputEvent::Type::MouseButton || e.type == InputEvent::Type::CursorMove)
+      e.value.x -= e.value.x >= right ? right : left;
+  return input_.handle(events, {state_.simulation, state_.camera},
+                       {float(views[0].z) * scale, viewport_.height}, ui);
+}
+
+void App::drawCompareLabels() {
+  if (!compare_ || !target_) return;
+  const float scale = viewport_.width / std::max(float(target_->width()), 1.0f);
+  const std::array<glm::ivec4, 2> views = compareViews({target_->width(), target_->height()});
+  drawViewLabel("##left", (float(views[0].x) + 0.5f * float(views[0].z)) * scale, 10, "as set");
+  drawViewLabel("##right", (float(views[1].x) + 0.5f * float(views[1].z)) * scale, 10, compare_->label());
+}
+
+void App::setComparison(const std::vector<std::string>& overrides) {
+  input_.cancel();
+  if (overrides.empty()) {
+    compare_.reset();
+    state_.notify("compare mode off");
+  } else {
+    config::Settings check = state_.settings;
+    if (const std::string error = applyOverrides(check, overrides); !error.empty())
+      return state_.notify("cannot compare: " + error);
+    state_.reset();  // both from the same start
+    compare_.emplace(state_, overrides);
+    state_.notify("comparing with " + compare_->label() + " on the right");
+  }
+  const glm::ivec2 size = target_ ? glm::ivec2(target_->width(), target_->height()) : glm::ivec2(1280, 720);
+  const glm::ivec4 view = compare_ ? compareViews(size)[0] : glm::ivec4(0, 0, size);
+  state_.viewAspect = float(view.z) / float(std::max(view.w, 1));
+  const bool panel = state_.showPanels && state_.panelRect.z > 0;
+  state_.panelInset =
+      compare_ || !panel ? 0.0f : (state_.panelRect.x + state_.panelRect.z) / std::max(viewport_.width, 1.0f);
+  state_.frameScene();
 }
 
 int App::stepsForFrame(double wallSeconds) {
@@ -269,6 +343,8 @@ void App::handleRequests(Window& window) {
   UiRequests r = std::exchange(requests_, {});
   if (r.addMesh) addColliderMesh(capture_.meshPath);
   if (r.vsyncChanged) window.setVsync(capture_.vsync);
+  if (r.compare) setComparison(splitOverrides(*r.compare));
+  if (r.stopCompare) setComparison({});
   if (r.savePreset) {
     const auto mode = capture_.overwritePreset ? io::Overwrite::Allowed : io::Overwrite::Never;
     const auto st = io::savePreset(capture_.presetPath, state_.settings, mode);
@@ -302,6 +378,14 @@ bool App::shouldQuit(double wallSeconds) const {
   return options_.exitAfterSeconds > 0 && wallSeconds >= options_.exitAfterSeconds;
 }
 
+// The state dump: in compare mode, the first run's screen positions are those of the left view.
+std::string App::dumpState() const {
+  if (!compare_ || !target_) return stateJson(state_, viewport_);
+  const float scale = viewport_.width / std::max(float(target_->width()), 1.0f);
+  const glm::ivec4 left = compareViews({target_->width(), target_->height()})[0];
+  return stateJson(state_, {float(left.z) * scale, viewport_.height}, float(left.x) * scale, &*compare_);
+}
+
 // On exit: the final screenshot and the state dump the command line asked for.
 int App::finish() {
   recorder_.stop();
@@ -321,7 +405,7 @@ int App::finish() {
     }
   }
   if (options_.dumpState) {
-    const auto st = io::writeFileAtomically(*options_.dumpState, stateJson(state_, viewport_), overwrite);
+    const auto st = io::writeFileAtomically(*options_.dumpState, dumpState(), overwrite);
     if (!st) {
       std::cerr << "clothview: state dump failed: " << st.message() << "\n";
       code = kExitFailure;
@@ -338,11 +422,12 @@ void App::windowedUi(Window& window, double wallSeconds) {
   ImGui::NewFrame();
   viewport_ = {window.windowSize().x, window.windowSize().y};
   const ImGuiIO& io = ImGui::GetIO();
-  std::vector<view::Command> commands = input_.handle(events, {state_.simulation, state_.camera}, viewport_,
-                                                      {io.WantCaptureMouse, io.WantCaptureKeyboard});
-  PanelContext panels{state_, capture_, recorder_, requests_, commands};
+  std::vector<view::Command> commands = handleInput(events, {io.WantCaptureMouse, io.WantCaptureKeyboard});
+  PanelContext panels{state_,    capture_, recorder_,
+                      requests_, commands, compare_ ? &compare_->overrides() : nullptr};
   drawControlWindow(panels);
   drawOverlays(panels, static_cast<float>(wallSeconds));
+  drawCompareLabels();
   drawHelpOverlay(state_);
   drawMessage(state_, static_cast<float>(wallSeconds));
   for (view::Command c : commands) runCommand(c);

@@ -3,6 +3,7 @@
 // the offscreen target the scene is drawn into and the recorder. Windowed and headless runs share
 // one frame(): step -> refine -> upload -> draw -> capture.
 
+#include <array>
 #include <optional>
 
 #include "app_options.h"
@@ -10,6 +11,7 @@
 #include "cloth/render/framebuffer.h"
 #include "cloth/render/renderer.h"
 #include "cloth/view/input_controller.h"
+#include "comparison.h"
 #include "panels.h"
 #include "viewer_state.h"
 
@@ -35,6 +37,14 @@ class App {
   /// Uploads the render surface and draws the scene into the target, ready to read; unless `whole`
   /// (a frame to capture), not where the panels will cover it.
   void drawScene(glm::ivec2 size, bool whole);
+  /// Compare mode's two views (framebuffer pixels from the bottom left): the free view right of the
+  /// panel, split in two.
+  std::array<glm::ivec4, 2> compareViews(glm::ivec2 size) const;
+  /// Starts comparing with the overrides (a message says why not), or stops with none.
+  void setComparison(const std::vector<std::string>& overrides);
+  void drawCompareLabels();
+  std::string dumpState() const;
+  std::vector<view::Command> handleInput(std::vector<view::InputEvent>& events, view::UiCapture ui);
   /// The control window's rectangle in framebuffer pixels from the bottom left, one pixel inside.
   glm::ivec4 panelPixels(glm::vec4 rect, glm::ivec2 size) const;
   int stepsForFrame(double wallSeconds);
@@ -64,6 +74,7 @@ class App {
   bool screenshotRequested_ = false;  ///< S: saved from the next frame drawn
   std::string title_;                 ///< the window's, once set
   long long recordedFrames_ = 0;
+  std::optional<Comparison> compare_;  ///< compare mode: the second run, drawn in the right half
 };
 
 }  // namespace cloth::app

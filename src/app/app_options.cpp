@@ -30,6 +30,9 @@ void addSceneOptions(CLI::App& app, AppOptions& o) {
          "Add a mesh collider from FILE (OBJ, PLY, STL, glTF, FBX, ...), repeatable; in the drape scene "
          "it replaces the table")
       ->allow_extra_args(false);
+  app.add_option("--compare", o.compare,
+                 "Compare mode: the same scene beside it with NAME=VALUE overridden, repeatable")
+      ->allow_extra_args(false);
   app.add_flag("--paused", o.paused, "Start paused");
 }
 

@@ -18,6 +18,7 @@ using io::CaptureFormat;
 struct AppOptions {
   std::string scene = "flag";
   std::vector<std::string> assignments;               ///< --set NAME=VALUE, in order
+  std::vector<std::string> compare;                   ///< --compare NAME=VALUE: compare mode, overridden
   std::optional<std::filesystem::path> preset;        ///< applied before --set
   std::vector<std::filesystem::path> colliderMeshes;  ///< mesh colliders (in drape: instead of the table)
   int width = 1280, height = 720;                     ///< window or offscreen size (pixels)

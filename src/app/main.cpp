@@ -9,6 +9,7 @@
 #include "cloth/io/mesh_file.h"
 #include "cloth/io/preset_file.h"
 #include "cloth/sim/scenes/scenes.h"
+#include "comparison.h"
 
 namespace {
 
@@ -36,6 +37,11 @@ std::optional<cloth::config::Settings> initialSettings(const cloth::app::AppOpti
       return std::nullopt;
     }
   cloth::sim::useColliderMeshes(settings->scene, meshes);
+  cloth::config::Settings compared = *settings;
+  if (const std::string error = cloth::app::applyOverrides(compared, o.compare); !error.empty()) {
+    std::cerr << "clothview: error: --compare: " << error << "\n";
+    return std::nullopt;
+  }
   const std::string dragProblem =
       cloth::sim::DragScript(o.drags).problem(cloth::sim::instantiate(settings->scene));
   if (!dragProblem.empty()) {

@@ -99,6 +99,23 @@ void drawMeshControls(PanelContext& c) {
   }
 }
 
+// Compare mode: the same scene beside this one with some parameters changed.
+void drawCompareControls(PanelContext& c) {
+  if (c.compared) {
+    std::string what;
+    for (const std::string& o : *c.compared) what += (what.empty() ? "" : ", ") + o;
+    ImGui::TextWrapped("comparing with %s (right)", what.c_str());
+    if (button(c.state, "Stop comparing")) c.requests.stopCompare = true;
+    return;
+  }
+  ImGui::InputText("##compare", c.capture.compareWith, sizeof c.capture.compareWith);
+  remember(c.state, "compare with");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("NAME=VALUE, ... : the parameters the second run changes (see --list-params)");
+  ImGui::SameLine();
+  if (button(c.state, "Compare with...")) c.requests.compare = std::string(c.capture.compareWith);
+}
+
 void drawScenePanel(PanelContext& c) {
   ViewerState& s = c.state;
   if (params(s, {"scene", "grid"})) s.reset();  // a new cloth
@@ -126,7 +143,9 @@ void drawScenePanel(PanelContext& c) {
     params(s, {"cg_iterations"});
   }
   params(s, {"h", "substeps"});
+  if (solver.integrator != sim::Integrator::Explicit) params(s, {"theta"});
   drawSolverStatus(s);
+  drawCompareControls(c);
   drawMeshControls(c);
   int mode = static_cast<int>(s.playback.mode);
   ImGui::RadioButton("real time", &mode, 0);
@@ -506,6 +525,12 @@ void drawHelpOverlay(ViewerState& state) {
   ImGui::Separator();
   for (const view::GestureHelp& g : view::mouseGestures())
     ImGui::Text("%-26.*s %.*s", int(g.gesture.size()), g.gesture.data(), int(g.help.size()), g.help.data());
+  ImGui::End();
+}
+
+void drawViewLabel(const char* id, float centreX, float top, const std::string& text) {
+  beginBadge(id, ImVec2(centreX, top), ImVec2(0.5f, 0), 0.7f);
+  ImGui::TextUnformatted(text.c_str());
   ImGui::End();
 }
 

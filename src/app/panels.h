@@ -2,6 +2,7 @@
 // The viewer's ImGui panels: one short function per subsystem. Panels edit the viewer state by
 // reference and raise requests that the app carries out after the UI (they need files or GL).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct UiRequests {
   int loadPatternSlot = -1;  ///< 0 or 1: load the pattern file into that slot
   bool addMesh = false;      ///< add the mesh file as a collider
   bool vsyncChanged = false;
+  std::optional<std::string> compare;  ///< start compare mode with these overrides ("k=100, h=0.01")
+  bool stopCompare = false;
 };
 
 /// Capture and file settings edited in the panels.
@@ -29,6 +32,7 @@ struct CaptureSettings {
   char presetPath[512] = "clothview-preset.json";
   char patternPath[512] = "assets/patterns/u_folds.png";
   char meshPath[512] = "";
+  char compareWith[256] = "k=100";  ///< the overrides typed for compare mode
   bool overwritePreset = false;
   CaptureFormat format = CaptureFormat::Png;
   double fps = 30;
@@ -42,6 +46,8 @@ struct PanelContext {
   const io::Recorder& recorder;
   UiRequests& requests;
   std::vector<view::Command>& commands;  ///< buttons that do what a key does
+  /// Compare mode's overrides, or nullptr when it is off.
+  const std::vector<std::string>* compared = nullptr;
 };
 
 /// Width (pixels at content scale 1) of the control window and its margin, which the camera frames beside.
@@ -56,5 +62,8 @@ void drawOverlays(PanelContext& c, float seconds);
 void drawHelpOverlay(ViewerState& state);
 /// Transient messages (saved files, errors), fading after a few seconds.
 void drawMessage(ViewerState& state, float seconds);
+
+/// A label centred at the top of a view (window points), saying what the view shows.
+void drawViewLabel(const char* id, float centreX, float top, const std::string& text);
 
 }  // namespace cloth::app

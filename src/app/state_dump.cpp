@@ -56,14 +56,14 @@ void addFrameFields(nlohmann::json& j, const ViewerState& s) {
 }
 
 // Key nodes in the world and on screen, the pinned ones, the window and the camera.
-void addViewFields(nlohmann::json& j, const ViewerState& s, const view::Viewport& window) {
+void addViewFields(nlohmann::json& j, const ViewerState& s, const view::Viewport& window, float left) {
   using nlohmann::json;
   const sim::Cloth& c = s.simulation.cloth();
   json nodes = json::array(), screen = json::array(), pinned = json::array();
   for (std::size_t i = 0; i < c.nodeCount(); ++i) {
     nodes.push_back({c.x[i].x, c.x[i].y, c.x[i].z});
     const auto px = view::projectToWindow(s.camera, window, glm::vec3(c.x[i]));
-    screen.push_back(px ? json::array({px->x, px->y}) : json(nullptr));
+    screen.push_back(px ? json::array({px->x + left, px->y}) : json(nullptr));
     if (c.kind[i] == sim::NodeKind::Pinned) pinned.push_back(i);
   }
   j["nu"] = c.nu;
@@ -82,10 +82,11 @@ void addViewFields(nlohmann::json& j, const ViewerState& s, const view::Viewport
 
 }  // namespace
 
-std::string stateJson(const ViewerState& s, const view::Viewport& window) {
+std::string stateJson(const ViewerState& s, const view::Viewport& window, float left,
+                      const Comparison* compared) {
   nlohmann::json j;
   addFrameFields(j, s);
-  addViewFields(j, s, window);
+  addViewFields(j, s, window, left);
   j["colliders"] = nlohmann::json::array();
   for (const sim::Collider& k : s.simulation.colliders()) {
     nlohmann::json c = {{"shape", sim::name(k.shape)},
@@ -99,6 +100,16 @@ std::string stateJson(const ViewerState& s, const view::Viewport& window) {
   }
   j["contacts"] = contactsJson(s.simulation);
   j["plots"] = plotsJson(s);
+  if (compared) {
+    const ViewerState& c = compared->state();
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const sim::Vec3& x : c.simulation.cloth().x) nodes.push_back({x.x, x.y, x.z});
+    j["compare"] = {{"overrides", compared->overrides()},
+                    {"time", c.simulation.time()},
+                    {"kinetic_energy", sim::kineticEnergy(c.simulation.cloth())},
+                    {"handles", c.simulation.handles().size()},
+                    {"key_nodes", nodes}};
+  }
   j["detail"] = detail::name(s.settings.detail.mode);
   j["render_nodes"] = s.surface.vertexCount();
   j["params"] = nlohmann::json::parse(config::presetJson(s.settings))["params"];

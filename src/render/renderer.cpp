@@ -42,9 +42,13 @@ void Renderer::uploadPatterns(const detail::HadapWrinkles& patterns) {
 }
 
 void Renderer::draw(const FrameView& f, const RenderOptions& o) {
-  glViewport(0, 0, f.framebufferSize.x, f.framebufferSize.y);
+  const glm::ivec4 v = f.viewport.z > 0 ? f.viewport : glm::ivec4(0, 0, f.framebufferSize);
+  glViewport(v.x, v.y, v.z, v.w);
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(v.x, v.y, v.z, v.w);
   glClearColor(0.62f, 0.68f, 0.75f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glDisable(GL_SCISSOR_TEST);
   hide(f.hidden);
   glEnable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);           // the cloth is two-sided

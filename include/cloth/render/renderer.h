@@ -52,6 +52,9 @@ struct FrameView {
   glm::mat4 view{1}, projection{1};
   glm::vec3 eye{0};
   glm::ivec2 framebufferSize{1, 1};
+  /// Where to draw (x, y, width, height; pixels from the bottom left); all of the framebuffer if empty.
+  /// Only this rectangle is cleared: compare mode draws two views side by side.
+  glm::ivec4 viewport{0};
   const sim::Cloth* cloth = nullptr;  ///< key nodes: wireframe, pinned and dragged markers
   std::span<const sim::Collider> colliders;
   std::optional<Arrow> wind;  ///< where to draw the wind arrow, if anywhere
