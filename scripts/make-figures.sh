@@ -101,7 +101,18 @@ for f in kang flag; do
   convert "$tmp/compare-$f.png" -gravity South -stroke white -strokewidth 3 -draw "line 640,0 640,400" \
     "$tmp/compare-$f.png"
 done
-montage "$tmp/compare-kang.png" "$tmp/compare-flag.png" -tile 1x -geometry 960x300+3+3 "$figures/compare-mode.png"
+# Each with its plot from clothsim --series of the same two runs.
+"$clothsim" --scene hang-vertical --set integrator=approx-implicit --seconds 2 --series "$tmp/kang-a.csv" >/dev/null
+"$clothsim" --scene hang-vertical --set integrator=approx-implicit --set solver=jacobi --seconds 2 \
+  --series "$tmp/kang-b.csv" >/dev/null
+"$clothsim" --scene flag --seconds 2 --series "$tmp/flag-a.csv" >/dev/null
+"$clothsim" --scene flag --set integrator=approx-implicit --seconds 2 --series "$tmp/flag-b.csv" >/dev/null
+scripts/plot-series.py "$tmp/plot-kang.png" kinetic_energy_J "kinetic energy (J)" "converged (left)" \
+  "$tmp/kang-a.csv" "Kang eq. 10 (right)" "$tmp/kang-b.csv"
+scripts/plot-series.py "$tmp/plot-flag.png" kinetic_energy_J "kinetic energy (J)" "exact Jacobian (left)" \
+  "$tmp/flag-a.csv" "Kang's update (right)" "$tmp/flag-b.csv"
+convert \( "$tmp/compare-kang.png" -resize 960x300 \) "$tmp/plot-kang.png" \( "$tmp/compare-flag.png" -resize 960x300 \) \
+  "$tmp/plot-flag.png" -append "$figures/compare-mode.png"
 
 # The viewer itself, a corner of the curtain being dragged with the mouse (its screen position comes from
 # a state dump of the settled curtain).

@@ -423,8 +423,7 @@ void App::windowedUi(Window& window, double wallSeconds) {
   viewport_ = {window.windowSize().x, window.windowSize().y};
   const ImGuiIO& io = ImGui::GetIO();
   std::vector<view::Command> commands = handleInput(events, {io.WantCaptureMouse, io.WantCaptureKeyboard});
-  PanelContext panels{state_,    capture_, recorder_,
-                      requests_, commands, compare_ ? &compare_->overrides() : nullptr};
+  PanelContext panels{state_, capture_, recorder_, requests_, commands, compare_ ? &*compare_ : nullptr};
   drawControlWindow(panels);
   drawOverlays(panels, static_cast<float>(wallSeconds));
   drawCompareLabels();

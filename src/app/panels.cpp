@@ -24,6 +24,7 @@ namespace cloth::app {
 namespace {
 
 const ImVec4 kWarningColour(1.0f, 0.78f, 0.25f, 1.0f);
+const ImVec4 kCompareColour(1.0f, 0.55f, 0.1f, 1.0f);  ///< compare mode's second run in the plots
 const ImVec4 kRecordColour(0.95f, 0.2f, 0.15f, 1.0f);
 
 // Where a control was drawn, for tests that drive the mouse (state dump).
@@ -101,10 +102,8 @@ void drawMeshControls(PanelContext& c) {
 
 // Compare mode: the same scene beside this one with some parameters changed.
 void drawCompareControls(PanelContext& c) {
-  if (c.compared) {
-    std::string what;
-    for (const std::string& o : *c.compared) what += (what.empty() ? "" : ", ") + o;
-    ImGui::TextWrapped("comparing with %s (right)", what.c_str());
+  if (c.comparison) {
+    ImGui::TextWrapped("comparing with %s (right)", c.comparison->label().c_str());
     if (button(c.state, "Stop comparing")) c.requests.stopCompare = true;
     return;
   }
@@ -335,13 +334,28 @@ void drawStatsPanel(PanelContext& c) {
 // One history as a line plot, its last value written over it; `mark`, if positive, drawn as a
 // horizontal line (a limit such as tau). Returns nothing: the plot is all there is to see.
 void plotHistory(const char* label, const std::deque<float>& history, const std::string& last,
-                 float mark = -1) {
+                 float mark = -1, const std::deque<float>* second = nullptr) {
   const std::vector<float> values(history.begin(), history.end());
   float top = mark > 0 ? 1.25f * mark : 0;
   for (float v : values) top = std::max(top, v);
+  if (second)
+    for (float v : *second) top = std::max(top, v);
   top = top > 0 ? 1.05f * top : 1;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
   ImGui::PlotLines(label, values.data(), static_cast<int>(values.size()), 0, last.c_str(), 0.0f, top,
                    ImVec2(0, 50));
+  if (second) {  // compare mode: the second run over the first, in orange, on the same scale
+    const ImVec2 after = ImGui::GetCursorScreenPos();
+    const std::vector<float> others(second->begin(), second->end());
+    ImGui::SetCursorScreenPos(at);
+    ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0, 0, 0, 0));
+    ImGui::PushStyleColor(ImGuiCol_PlotLines, kCompareColour);
+    ImGui::PlotLines((std::string("##second ") + label).c_str(), others.data(),
+                     static_cast<int>(others.size()), 0, nullptr, 0.0f, top,
+                     ImVec2(ImGui::CalcItemWidth(), 50));
+    ImGui::PopStyleColor(2);
+    ImGui::SetCursorScreenPos(after);
+  }
   if (mark <= 0) return;
   const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
   const float width = ImGui::CalcItemWidth(), y = hi.y - (hi.y - lo.y) * mark / top;
@@ -375,11 +389,15 @@ void plotFlutter(ViewerState& s) {
 void drawPlotsPanel(PanelContext& c) {
   ViewerState& s = c.state;
   const FrameStats& st = s.stats;
-  plotHistory("kinetic (J)", st.kineticHistory, view::plainQuantity(st.kineticEnergy, "J"));
+  const FrameStats* other = c.comparison ? &c.comparison->state().stats : nullptr;
+  if (other) ImGui::TextColored(kCompareColour, "orange: %s (right)", c.comparison->label().c_str());
+  plotHistory("kinetic (J)", st.kineticHistory, view::plainQuantity(st.kineticEnergy, "J"), -1,
+              other ? &other->kineticHistory : nullptr);
   char strain[64];
   std::snprintf(strain, sizeof strain, "%.4f (tau %.3g)", st.maxStrain, s.settings.scene.params.material.tau);
   plotHistory("peak strain", st.strainHistory, strain,
-              static_cast<float>(s.settings.scene.params.material.tau));
+              static_cast<float>(s.settings.scene.params.material.tau),
+              other ? &other->strainHistory : nullptr);
   for (view::FramePart part : {view::FramePart::Step, view::FramePart::Refine, view::FramePart::Draw}) {
     const auto& history = st.partHistory[static_cast<std::size_t>(part)];
     const std::string label = std::string(view::name(part)) + " (ms)";
@@ -505,7 +523,7 @@ void drawOverlays(PanelContext& c, float seconds) {
     if (s.render.strainMap) drawStrainBar();
     ImGui::End();
   }
-  drawWindLabel(s);
+  if (!c.comparison) drawWindLabel(s);  // placed for one view over the whole window
   if (s.showHelp) s.helpHintSeconds = 0;
   s.helpHintSeconds -= seconds;
   if (s.helpHintSeconds > 0) {

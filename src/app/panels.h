@@ -10,6 +10,7 @@
 
 #include "app_options.h"
 #include "cloth/io/recorder.h"
+#include "comparison.h"
 #include "viewer_state.h"
 
 namespace cloth::app {
@@ -46,8 +47,8 @@ struct PanelContext {
   const io::Recorder& recorder;
   UiRequests& requests;
   std::vector<view::Command>& commands;  ///< buttons that do what a key does
-  /// Compare mode's overrides, or nullptr when it is off.
-  const std::vector<std::string>* compared = nullptr;
+  /// Compare mode's second run, or nullptr when it is off.
+  const Comparison* comparison = nullptr;
 };
 
 /// Width (pixels at content scale 1) of the control window and its margin, which the camera frames beside.
