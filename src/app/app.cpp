@@ -128,10 +128,8 @@ void App::frame(int steps, glm::ivec2 size) {
   state_.advance(steps);
   state_.refine();
   if (compare_) {
-    const auto start = Clock::now();
     compare_->follow(state_);
     compare_->catchUp(state_);
-    state_.stats.parts[view::FramePart::Step] += 1e3 * seconds(Clock::now() - start);
   }
   drawScene(size, screenshotRequested_ || (recorder_.active() && recorder_.format() != CaptureFormat::Pc2));
   capture();
@@ -461,6 +459,15 @@ void App::printSummary(double wall) const {
             << " s, " << (wall > 0 ? state_.stats.simulatedSeconds / wall : 0.0) << " of real time\n";
 }
 
+// The frame's parts: in compare mode the steps and refinement of both runs.
+view::FrameParts App::frameParts() const {
+  view::FrameParts parts = state_.stats.parts;
+  if (compare_)
+    for (view::FramePart p : {view::FramePart::Step, view::FramePart::Refine})
+      parts[p] += compare_->state().stats.parts[p];
+  return parts;
+}
+
 int App::runWindowed() {
   Window window;
   if (auto st = window.open(options_.width, options_.height, "clothview", options_.vsync); !st) {
@@ -488,9 +495,13 @@ int App::runWindowed() {
     const double dt = seconds(now - previous);
     previous = now;
     if (state_.stats.frames > 0) {
-      state_.stats.rate.add(dt, state_.stats.simulatedSeconds - simulatedBefore, state_.stats.parts);
+      state_.stats.rate.add(dt, state_.stats.simulatedSeconds - simulatedBefore, frameParts());
       for (int p = 0; p < view::kFrameParts; ++p)
         FrameStats::push(state_.stats.partHistory[p], state_.stats.parts.ms[p]);
+      if (compare_)  // the second run's own steps and refinement, for its lines in the Plots panel
+        for (view::FramePart p : {view::FramePart::Step, view::FramePart::Refine})
+          FrameStats::push(compare_->state().stats.partHistory[static_cast<int>(p)],
+                           compare_->state().stats.parts[p]);
     }
     simulatedBefore = state_.stats.simulatedSeconds;
     state_.stats.parts = {};

@@ -44,6 +44,7 @@ class App {
   void setComparison(const std::vector<std::string>& overrides);
   void drawCompareLabels();
   std::string dumpState() const;
+  view::FrameParts frameParts() const;
   std::vector<view::Command> handleInput(std::vector<view::InputEvent>& events, view::UiCapture ui);
   /// The control window's rectangle in framebuffer pixels from the bottom left, one pixel inside.
   glm::ivec4 panelPixels(glm::vec4 rect, glm::ivec2 size) const;

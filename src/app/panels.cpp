@@ -401,9 +401,18 @@ void drawPlotsPanel(PanelContext& c) {
   for (view::FramePart part : {view::FramePart::Step, view::FramePart::Refine, view::FramePart::Draw}) {
     const auto& history = st.partHistory[static_cast<std::size_t>(part)];
     const std::string label = std::string(view::name(part)) + " (ms)";
-    plotHistory(label.c_str(), history, history.empty() ? "" : view::plainQuantity(history.back(), "ms"));
+    const bool own = part != view::FramePart::Draw;  // drawing is one pass for both views
+    plotHistory(label.c_str(), history, history.empty() ? "" : view::plainQuantity(history.back(), "ms"), -1,
+                other && own ? &other->partHistory[static_cast<std::size_t>(part)] : nullptr);
   }
   if (s.settings.scene.pinFirstColumn) plotFlutter(s);
+  if (other && s.settings.scene.pinFirstColumn) {
+    const sim::FlutterStats& f = c.comparison->state().flutterStats();
+    ImGui::PushStyleColor(ImGuiCol_Text, kCompareColour);
+    ImGui::TextWrapped("right: dominant %.2f Hz, %.0f %% below 20 Hz, %.2f m peak to peak", f.dominantHz,
+                       100 * f.powerBelow, f.peakToPeak);
+    ImGui::PopStyleColor();
+  }
 }
 
 void drawPresetPanel(PanelContext& c) {

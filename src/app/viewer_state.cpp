@@ -114,7 +114,7 @@ void FrameStats::push(std::deque<float>& history, double value) {
   if (history.size() > kHistory) history.pop_front();
 }
 
-const sim::FlutterStats& ViewerState::flutterStats() {
+const sim::FlutterStats& ViewerState::flutterStats() const {
   if (std::abs(simulation.time() - flutterShownAt) >= 0.5) {
     flutterShown = flutter.stats();
     flutterShownAt = simulation.time();

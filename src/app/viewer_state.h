@@ -50,10 +50,10 @@ struct ViewerState {
 
   config::Settings settings;
   sim::Simulation simulation;
-  sim::DragScript drags;           ///< --drag: scripted handles, run before every step
-  sim::FlutterMonitor flutter;     ///< a flag's free edge, as clothsim --stats measures it (last 8 s)
-  sim::FlutterStats flutterShown;  ///< its spectrum as last computed
-  double flutterShownAt = -1;      ///< at this simulated time
+  sim::DragScript drags;                   ///< --drag: scripted handles, run before every step
+  sim::FlutterMonitor flutter;             ///< a flag's free edge, as clothsim --stats measures it (last 8 s)
+  mutable sim::FlutterStats flutterShown;  ///< its spectrum as last computed (a cache)
+  mutable double flutterShownAt = -1;      ///< at this simulated time
   detail::Refiner refiner;
   detail::SurfaceMesh surface;
   view::OrbitCamera camera;
@@ -79,7 +79,7 @@ struct ViewerState {
   /// After each step of a flag scene: the free edge for the flutter spectrum.
   void sampleFlutter();
   /// The flutter spectrum, recomputed once per half simulated second (a direct DFT).
-  const sim::FlutterStats& flutterStats();
+  const sim::FlutterStats& flutterStats() const;
   /// The current scene's parameters as shipped, then reset().
   void restoreDefaults();
   /// Copies the live parameters into the simulation; they take effect on the next step.

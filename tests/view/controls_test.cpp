@@ -48,6 +48,7 @@ TEST_CASE("controls: the help lists every command and gesture once, a dropped fi
   CHECK(text.find("Esc, Q") != std::string::npos);
   CHECK(text.find("drop a mesh file") != std::string::npos);
   std::size_t fLines = 0;
-  for (std::size_t at = text.find("\n  F "); at != std::string::npos; at = text.find("\n  F ", at + 1)) ++fLines;
+  for (std::size_t at = text.find("\n  F "); at != std::string::npos; at = text.find("\n  F ", at + 1))
+    ++fLines;
   CHECK(fLines == 1);
 }
