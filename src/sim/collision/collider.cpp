@@ -99,9 +99,35 @@ MeshPlacement meshPlacement(const CollisionMesh& mesh, const CollisionSettings& 
   return {s.meshOffset + s.meshScale * fit.origin, s.meshScale * fit.scale, fit.zUp};
 }
 
+// How far along +x a box must move to clear every box in `taken`, with a gap between.
+Real clearingShift(const Aabb& box, std::span<const Aabb> taken, Real gap) {
+  Real shift = 0;
+  for (std::size_t round = 0; round <= taken.size(); ++round) {  // each box can push it on once
+    bool moved = false;
+    for (const Aabb& t : taken) {
+      const Aabb at{box.lo + Vec3(shift, 0, 0), box.hi + Vec3(shift, 0, 0)};
+      if (!at.overlaps(t)) continue;
+      shift += t.hi.x - at.lo.x + gap;
+      moved = true;
+    }
+    if (!moved) break;
+  }
+  return shift;
+}
+
 void placeMeshes(std::span<Collider> colliders, const CollisionSettings& settings) {
-  for (Collider& c : colliders)
-    if (c.shape == ColliderShape::Mesh && c.mesh) c.placement = meshPlacement(*c.mesh, settings);
+  constexpr Real kGap = 0.05;  // m between a fitted mesh and the solid it was moved off
+  std::vector<Aabb> taken;     // the solids already standing, which a fitted mesh must not start inside
+  for (const Collider& c : colliders)
+    if (c.shape == ColliderShape::Sphere || c.shape == ColliderShape::Box ||
+        c.shape == ColliderShape::Capsule)
+      taken.push_back(colliderBounds(c, 0));
+  for (Collider& c : colliders) {
+    if (c.shape != ColliderShape::Mesh || !c.mesh) continue;
+    c.placement = meshPlacement(*c.mesh, settings);
+    if (settings.meshFit) c.placement.origin.x += clearingShift(colliderBounds(c, 0), taken, kGap);
+    taken.push_back(colliderBounds(c, 0));
+  }
 }
 
 Collider Collider::box(const Vec3& center, const Vec3& halfExtents) {

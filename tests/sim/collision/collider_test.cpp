@@ -74,6 +74,26 @@ TEST_CASE("collider: a mesh is fitted onto the ground, then scaled and moved") {
   CHECK(p.apply(Vec3(11, 20, 30.5)) == Vec3(23, 40, 61));
 }
 
+TEST_CASE("collider: a mesh added where the ball stands is set beside it, on the ground, never inside") {
+  Scene ball = *findScene("ball");
+  auto box = std::make_shared<const CollisionMesh>(makeBox(Vec3(0), Vec3(1, 1, 1)));
+  useColliderMeshes(ball, {box, box});  // two meshes: the second clears the first too
+  std::vector<Collider> colliders = ball.colliders;
+  placeMeshes(colliders, ball.params.collision);
+  std::vector<Aabb> solids;
+  for (const Collider& c : colliders)
+    if (c.shape != ColliderShape::Plane) solids.push_back(colliderBounds(c, 0));
+  REQUIRE(solids.size() == 3);  // the ball and the two meshes
+  for (std::size_t i = 0; i < solids.size(); ++i)
+    for (std::size_t j = i + 1; j < solids.size(); ++j) CHECK_FALSE(solids[i].overlaps(solids[j]));
+  for (const Collider& c : colliders)
+    if (c.shape == ColliderShape::Mesh) CHECK(colliderBounds(c, 0).lo.y == Approx(0).margin(1e-12));
+  // Placed by hand (collider_fit=0) a mesh stays where its coordinates put it, overlapping or not.
+  ball.params.collision.meshFit = false;
+  placeMeshes(colliders, ball.params.collision);
+  CHECK(colliderBounds(colliders.back(), 0).lo.x == Approx(0));
+}
+
 TEST_CASE("collider: a node fast enough to pass a thin mesh in one step stops on its near side") {
   Collider sheet =
       Collider::meshOf(std::make_shared<const CollisionMesh>(makeBox(Vec3(-1, 0, -1), Vec3(1, 0.002, 1))));

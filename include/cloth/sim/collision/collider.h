@@ -49,7 +49,9 @@ struct Collider {
 inline constexpr Real kFittedMeshSize = 0.8;  // m: fits under the scenes' 1 m cloths
 MeshPlacement meshPlacement(const CollisionMesh& mesh, const CollisionSettings& settings);
 
-/// Sets the placement of every mesh collider from the settings.
+/// Sets the placement of every mesh collider from the settings. A fitted mesh (meshFit) whose place
+/// on the ground at the origin is taken by a sphere, box, capsule or an earlier mesh moves along +x
+/// until its bounding box is clear of theirs, so it never starts inside another collider.
 void placeMeshes(std::span<Collider> colliders, const CollisionSettings& settings);
 
 /// Signed distance (m, negative inside) of a point to a collider's surface and the outward normal there.
