@@ -5,6 +5,7 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/grid_normals.h"
+#include "cloth/sim/spring_incidence.h"
 #include "cloth/sim/wind.h"
 
 namespace cloth::sim {
@@ -38,15 +39,42 @@ void addAirDamping(std::span<const Vec3> v, Real c, std::span<Vec3> f) {
   for (std::size_t i = 0; i < f.size(); ++i) f[i] -= c * v[i];
 }
 
-void computeForces(const Cloth& cloth, const SimParams& params, Real t, ForceWork& work, std::span<Vec3> f) {
+// The Hooke force on end a of every spring, into work.springTerm, split over the workers.
+void springForceTerms(const Cloth& cloth, const Stiffness& k, ForceWork& work, Workers* workers) {
+  work.springTerm.resize(cloth.springs.size());
+  for (SpringFamily family : kSpringFamilies) {
+    const SpringRange& r = cloth.range(family);
+    const Real kf = k.of(family);
+    parallelFor(workers, r.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
+      for (std::size_t s = r.begin + first; s < r.begin + last; ++s) {
+        const Spring& sp = cloth.springs[s];
+        work.springTerm[s] = springForce(cloth.x[sp.a], cloth.x[sp.b], sp.rest, kf, k.compression);
+      }
+    });
+  }
+}
+
+// The same sums as addSpringForces, addGravity, addAirDamping and addWindForces in that order, on
+// any number of threads: every node's force is summed by one thread.
+void computeForces(const Cloth& cloth, const SimParams& params, Real t, ForceWork& work, std::span<Vec3> f,
+                   Workers* workers) {
+  if (!work.incidence.fits(cloth)) work.incidence = springIncidence(cloth);
+  springForceTerms(cloth, stiffnessOf(params.material), work, workers);
   std::fill(f.begin(), f.end(), Vec3(0));
-  addSpringForces(cloth, stiffnessOf(params.material), f);
-  addGravity(cloth.mass, params.gravity, f);
-  addAirDamping(cloth.v, params.material.airDamping, f);
+  gatherSpringTerms(work.incidence, work.springTerm, f, workers);
   work.normals.resize(cloth.nodeCount());
-  gridNormals<Vec3>(cloth.nu, cloth.nv, cloth.x, work.normals);
+  gridNormals<Vec3>(cloth.nu, cloth.nv, cloth.x, work.normals, Vec3(0), workers);
   if (work.areaShare.size() != cloth.nodeCount()) work.areaShare = nodeAreaShares(cloth);
-  addWindForces(params.wind, windVelocityAt(params.wind, t), cloth.v, work.normals, work.areaShare, f);
+  const Vec3 wind = windVelocityAt(params.wind, t);
+  parallelFor(workers, f.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
+    const std::size_t n = last - first;
+    const auto part = [&](auto span) { return span.subspan(first, n); };
+    addGravity(part(std::span<const Real>(cloth.mass)), params.gravity, part(f));
+    addAirDamping(part(std::span<const Vec3>(cloth.v)), params.material.airDamping, part(f));
+    addWindForces(params.wind, wind, part(std::span<const Vec3>(cloth.v)),
+                  part(std::span<const Vec3>(work.normals)), part(std::span<const Real>(work.areaShare)),
+                  part(f));
+  });
 }
 
 Stiffness stiffnessOf(const MaterialSettings& m) {

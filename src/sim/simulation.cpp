@@ -40,6 +40,7 @@ void Simulation::step() {
     return;
   }
   syncMass();
+  workers_.resize(params_.solver.threads);
   placeMeshes(colliders_, params_.collision);  // collider_offset and collider_scale may have changed
   const int substeps = std::max(1, params_.solver.substeps);
   const Real h = params_.solver.h / substeps;
@@ -111,7 +112,7 @@ void Simulation::syncMass() {
 // theta-method step (solve/theta_method.h): their backward-Euler solve at theta h, then the update.
 void Simulation::integrate(Real h) {
   const SolverSettings& s = params_.solver;
-  computeForces(cloth_, params_, time_, forceWork_, force_);
+  computeForces(cloth_, params_, time_, forceWork_, force_, &workers_);
   if (s.integrator == Integrator::Explicit) {
     stepExplicit(cloth_, h, force_);
     return;
@@ -130,7 +131,7 @@ std::span<const Vec3> Simulation::implicitVelocityChange(Real h) {
     Multigrid* mg =
         s.solver == LinearSolver::Multigrid ? &converged_.prepare(cloth_, graph_, h, damping) : nullptr;
     report_.cgIterations += sim::implicitVelocityChange(cloth_, k, h, damping, force_, s.cgMaxIterations,
-                                                        s.cgTolerance, cgWork_, mg)
+                                                        s.cgTolerance, cgWork_, mg, &workers_)
                                 .iterations;
     return cgWork_.dv;
   }
@@ -138,7 +139,7 @@ std::span<const Vec3> Simulation::implicitVelocityChange(Real h) {
     approxImplicitVelocityChange(cloth_, graph_, h, damping, std::max(1, s.iterations), force_, approxWork_);
   } else {
     const Multigrid::Report r =
-        converged_.solve(cloth_, graph_, h, damping, s.cycles, s.tolerance, force_, approxWork_);
+        converged_.solve(cloth_, graph_, h, damping, s.cycles, s.tolerance, force_, approxWork_, &workers_);
     report_.solverCycles += r.cycles;
     report_.solverResidual = r.relativeResidual;
   }

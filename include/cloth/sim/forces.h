@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "cloth/sim/cloth.h"
+#include "cloth/sim/parallel.h"
 #include "cloth/sim/settings.h"
+#include "cloth/sim/spring_incidence.h"
 
 namespace cloth::sim {
 
@@ -33,13 +35,17 @@ void addAirDamping(std::span<const Vec3> v, Real c, std::span<Vec3> f);
 
 /// Scratch of computeForces, reused between steps.
 struct ForceWork {
-  std::vector<Vec3> normals;    ///< #nodes unit normals, for the wind
-  std::vector<Real> areaShare;  ///< #nodes share of the cloth's area, mean 1 (wind.h)
+  std::vector<Vec3> normals;     ///< #nodes unit normals, for the wind
+  std::vector<Real> areaShare;   ///< #nodes share of the cloth's area, mean 1 (wind.h)
+  std::vector<Vec3> springTerm;  ///< #springs force on each spring's first end
+  SpringIncidence incidence;     ///< the springs at each node, to sum their forces in parallel
 };
 
 /// f = the total force (N) at the cloth's state at time t (s) (Huang eq. 5): springs, gravity, air
 /// damping and wind.
-void computeForces(const Cloth& cloth, const SimParams& params, Real t, ForceWork& work, std::span<Vec3> f);
+/// Split over `workers`, with the same result on any number of them.
+void computeForces(const Cloth& cloth, const SimParams& params, Real t, ForceWork& work, std::span<Vec3> f,
+                   Workers* workers = nullptr);
 
 /// The per-family spring stiffness of the material settings.
 Stiffness stiffnessOf(const MaterialSettings& m);

@@ -39,6 +39,7 @@ struct SolverSettings {
                           // (solve/theta_method.h)
   int cgMaxIterations = 200;
   Real cgTolerance = 1e-8;  // relative residual at which conjugate gradients stops
+  int threads = 0;          // threads that share the solver's loops (0 = one per core)
 };
 
 struct MaterialSettings {

@@ -13,6 +13,7 @@
 #include "cloth/sim/collision/self_collision.h"
 #include "cloth/sim/forces.h"
 #include "cloth/sim/kinematics.h"
+#include "cloth/sim/parallel.h"
 #include "cloth/sim/provot.h"
 #include "cloth/sim/settings.h"
 #include "cloth/sim/solve/approx_implicit.h"
@@ -140,6 +141,7 @@ class Simulation {
   bool provotListOutward_ = false;
   ProvotWork provotWork_;
   Tethers tethers_;
+  Workers workers_{1};  ///< resized to params().solver.threads by every step
 };
 
 }  // namespace cloth::sim

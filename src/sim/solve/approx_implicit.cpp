@@ -130,7 +130,8 @@ Multigrid& ConvergedVelocityChange::prepare(const Cloth& cloth, const SpringGrap
 
 Multigrid::Report ConvergedVelocityChange::solve(const Cloth& cloth, const SpringGraph& g, Real h,
                                                  Real airDamping, int maxCycles, Real tolerance,
-                                                 std::span<const Vec3> force, ApproxImplicitWork& w) {
+                                                 std::span<const Vec3> force, ApproxImplicitWork& w,
+                                                 Workers* workers) {
   const std::size_t n = cloth.nodeCount();
   w.resize(n);
   if (previous_.size() != n) previous_.assign(n, Vec3(0));
@@ -144,7 +145,7 @@ Multigrid::Report ConvergedVelocityChange::solve(const Cloth& cloth, const Sprin
     w.dv[i] =
         cloth.kind[i] == NodeKind::Free ? previous_[i] * (hPrevious > 0 ? h / hPrevious : 0.0) : Vec3(0);
   }
-  const Multigrid::Report report = multigrid_.solve(rhs_, w.dv, maxCycles, tolerance);
+  const Multigrid::Report report = multigrid_.solve(rhs_, w.dv, maxCycles, tolerance, workers);
   previous_ = w.dv;
   return report;
 }

@@ -1,6 +1,7 @@
 #include "cloth/sim/solve/implicit_cg.h"
 
 #include "cloth/sim/forces.h"
+#include "cloth/sim/spring_incidence.h"
 
 #include <cmath>
 
@@ -10,53 +11,68 @@
 namespace cloth::sim {
 namespace {
 
-Real innerProduct(std::span<const Vec3> a, std::span<const Vec3> b) {
-  Real s = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += glm::dot(a[i], b[i]);
-  return s;
+Real innerProduct(std::span<const Vec3> a, std::span<const Vec3> b, Workers* workers) {
+  return parallelSum(workers, a.size(), [&](std::size_t first, std::size_t last) {
+    Real s = 0;
+    for (std::size_t i = first; i < last; ++i) s += glm::dot(a[i], b[i]);
+    return s;
+  });
+}
+
+// Runs body(i) for every node, or every spring, split over the workers.
+template <class Body>
+void forEach(Workers* workers, std::size_t count, Body body) {
+  parallelFor(workers, count, kNodeGrain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) body(i);
+  });
 }
 
 // Stiffness of every spring at the current positions, in spring order, with its family's k.
-void assembleBlocks(const Cloth& cloth, const Stiffness& k, std::vector<glm::dmat3>& blocks) {
+void assembleBlocks(const Cloth& cloth, const Stiffness& k, std::vector<glm::dmat3>& blocks,
+                    Workers* workers) {
   for (SpringFamily fam : kSpringFamilies) {
     const SpringRange& r = cloth.range(fam);
     const Real kf = k.of(fam);
-    for (std::size_t s = r.begin; s < r.end; ++s) {
+    forEach(workers, r.size(), [&](std::size_t i) {
+      const std::size_t s = r.begin + i;
       const Spring& sp = cloth.springs[s];
       const Real length = glm::length(cloth.x[sp.b] - cloth.x[sp.a]);
       blocks[s] = springStiffnessBlock(cloth.x[sp.a], cloth.x[sp.b], sp.rest,
                                        springStiffness(length, sp.rest, kf, k.compression));
-    }
+    });
   }
+}
+
+// out = diagonal term, plus h^2 K_s (u[a] - u[b]) at end a of every spring s and minus it at end b,
+// then zero on kinematic rows (Baraff-Witkin's filter S).
+template <class Diagonal>
+void addSpringProducts(const Cloth& cloth, ImplicitCgWork& w, Real h, std::span<const Vec3> u,
+                       Diagonal diagonal, std::span<Vec3> out, Workers* workers) {
+  const Real h2 = h * h;
+  forEach(workers, cloth.springs.size(), [&](std::size_t s) {
+    const Spring& sp = cloth.springs[s];
+    w.springTerm[s] = h2 * (w.blocks[s] * (u[sp.a] - u[sp.b]));
+  });
+  forEach(workers, out.size(), [&](std::size_t i) { out[i] = diagonal(i); });
+  gatherSpringTerms(w.incidence, w.springTerm, out, workers);
+  forEach(workers, out.size(), [&](std::size_t i) {
+    if (cloth.kind[i] != NodeKind::Free) out[i] = Vec3(0);
+  });
 }
 
 // y = (M + h c I + h^2 K_sum) x, with kinematic rows and columns filtered out (Baraff-Witkin's S).
-void applySystem(const Cloth& cloth, const std::vector<glm::dmat3>& blocks, Real h, Real c,
-                 std::span<const Vec3> x, std::span<Vec3> y) {
-  for (std::size_t i = 0; i < y.size(); ++i) y[i] = (cloth.mass[i] + h * c) * x[i];
-  const Real h2 = h * h;
-  for (std::size_t s = 0; s < cloth.springs.size(); ++s) {
-    const Spring& sp = cloth.springs[s];
-    const Vec3 t = h2 * (blocks[s] * (x[sp.a] - x[sp.b]));
-    y[sp.a] += t;
-    y[sp.b] -= t;
-  }
-  for (std::size_t i = 0; i < y.size(); ++i)
-    if (cloth.kind[i] != NodeKind::Free) y[i] = Vec3(0);
+void applySystem(const Cloth& cloth, ImplicitCgWork& w, Real h, Real c, std::span<const Vec3> x,
+                 std::span<Vec3> y, Workers* workers) {
+  addSpringProducts(
+      cloth, w, h, x, [&](std::size_t i) { return (cloth.mass[i] + h * c) * x[i]; }, y, workers);
 }
 
-void buildRightHandSide(const Cloth& cloth, const std::vector<glm::dmat3>& blocks, Real h,
-                        std::span<const Vec3> force, std::span<Vec3> rhs) {
-  for (std::size_t i = 0; i < rhs.size(); ++i) rhs[i] = h * force[i];
-  const Real h2 = h * h;
-  for (std::size_t s = 0; s < cloth.springs.size(); ++s) {  // h^2 J v
-    const Spring& sp = cloth.springs[s];
-    const Vec3 t = h2 * (blocks[s] * (cloth.v[sp.b] - cloth.v[sp.a]));
-    rhs[sp.a] += t;
-    rhs[sp.b] -= t;
-  }
-  for (std::size_t i = 0; i < rhs.size(); ++i)
-    if (cloth.kind[i] != NodeKind::Free) rhs[i] = Vec3(0);
+// h (F + h J v): h^2 J v adds h^2 K_s (v[b] - v[a]) at a, the spring products of -v.
+void buildRightHandSide(const Cloth& cloth, ImplicitCgWork& w, Real h, std::span<const Vec3> force,
+                        Workers* workers) {
+  forEach(workers, cloth.nodeCount(), [&](std::size_t i) { w.q[i] = -cloth.v[i]; });
+  addSpringProducts(
+      cloth, w, h, w.q, [&](std::size_t i) { return h * force[i]; }, w.rhs, workers);
 }
 
 void buildPreconditioner(const Cloth& cloth, const std::vector<glm::dmat3>& blocks, Real h, Real c,
@@ -73,9 +89,11 @@ void buildPreconditioner(const Cloth& cloth, const std::vector<glm::dmat3>& bloc
 
 }  // namespace
 
-void ImplicitCgWork::resize(std::size_t nodes, std::size_t springs) {
-  blocks.resize(springs);
-  for (auto* v : {&rhs, &dv, &r, &z, &p, &q, &precondition}) v->resize(nodes);
+void ImplicitCgWork::resize(const Cloth& cloth) {
+  blocks.resize(cloth.springs.size());
+  springTerm.resize(cloth.springs.size());
+  for (auto* v : {&rhs, &dv, &r, &z, &p, &q, &precondition}) v->resize(cloth.nodeCount());
+  if (!incidence.fits(cloth)) incidence = springIncidence(cloth);
 }
 
 glm::dmat3 springStiffnessBlock(const Vec3& xa, const Vec3& xb, Real rest, Real k) {
@@ -90,46 +108,46 @@ glm::dmat3 springStiffnessBlock(const Vec3& xa, const Vec3& xb, Real rest, Real 
 
 // z = the preconditioner applied to r: the inverse diagonal, or a multigrid V-cycle.
 void applyPreconditioner(const ImplicitCgWork& w, Multigrid* multigrid, std::span<const Vec3> r,
-                         std::span<Vec3> z) {
-  if (multigrid) return multigrid->precondition(r, z);
-  for (std::size_t i = 0; i < z.size(); ++i) z[i] = w.precondition[i] * r[i];
+                         std::span<Vec3> z, Workers* workers) {
+  if (multigrid) return multigrid->precondition(r, z, workers);
+  forEach(workers, z.size(), [&](std::size_t i) { z[i] = w.precondition[i] * r[i]; });
 }
 
 CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
                                 std::span<const Vec3> force, int maxIterations, Real tolerance,
-                                ImplicitCgWork& w, Multigrid* multigrid) {
-  w.resize(cloth.nodeCount(), cloth.springs.size());
-  assembleBlocks(cloth, k, w.blocks);
-  buildRightHandSide(cloth, w.blocks, h, force, w.rhs);
+                                ImplicitCgWork& w, Multigrid* multigrid, Workers* workers) {
+  w.resize(cloth);
+  assembleBlocks(cloth, k, w.blocks, workers);
+  buildRightHandSide(cloth, w, h, force, workers);
   if (!multigrid) buildPreconditioner(cloth, w.blocks, h, airDamping, w.precondition);
 
   // Preconditioned conjugate gradients from dv = 0.
   std::fill(w.dv.begin(), w.dv.end(), Vec3(0));
   w.r = w.rhs;
-  applyPreconditioner(w, multigrid, w.r, w.z);
+  applyPreconditioner(w, multigrid, w.r, w.z, workers);
   w.p = w.z;
-  Real rz = innerProduct(w.r, w.z);
-  const Real bNorm = std::sqrt(innerProduct(w.rhs, w.rhs));
+  Real rz = innerProduct(w.r, w.z, workers);
+  const Real bNorm = std::sqrt(innerProduct(w.rhs, w.rhs, workers));
   CgReport report;
   if (bNorm == 0) return report;
   for (report.iterations = 0; report.iterations < maxIterations; ++report.iterations) {
-    report.relativeResidual = std::sqrt(innerProduct(w.r, w.r)) / bNorm;
+    report.relativeResidual = std::sqrt(innerProduct(w.r, w.r, workers)) / bNorm;
     if (report.relativeResidual <= tolerance) break;
-    applySystem(cloth, w.blocks, h, airDamping, w.p, w.q);
-    const Real pq = innerProduct(w.p, w.q);
+    applySystem(cloth, w, h, airDamping, w.p, w.q, workers);
+    const Real pq = innerProduct(w.p, w.q, workers);
     if (!(pq > 0)) break;
     const Real alpha = rz / pq;
-    for (std::size_t i = 0; i < w.dv.size(); ++i) {
+    forEach(workers, w.dv.size(), [&](std::size_t i) {
       w.dv[i] += alpha * w.p[i];
       w.r[i] -= alpha * w.q[i];
-    }
-    applyPreconditioner(w, multigrid, w.r, w.z);
-    const Real rzNext = innerProduct(w.r, w.z);
+    });
+    applyPreconditioner(w, multigrid, w.r, w.z, workers);
+    const Real rzNext = innerProduct(w.r, w.z, workers);
     const Real beta = rzNext / rz;
     rz = rzNext;
-    for (std::size_t i = 0; i < w.p.size(); ++i) w.p[i] = w.z[i] + beta * w.p[i];
+    forEach(workers, w.p.size(), [&](std::size_t i) { w.p[i] = w.z[i] + beta * w.p[i]; });
   }
-  report.relativeResidual = std::sqrt(innerProduct(w.r, w.r)) / bNorm;
+  report.relativeResidual = std::sqrt(innerProduct(w.r, w.r, workers)) / bNorm;
   return report;
 }
 

@@ -117,40 +117,43 @@ void Multigrid::build(SparseMatrix fine, int nu, int nv, const std::vector<bool>
   levels_.push_back(std::move(level));
 }
 
-void Multigrid::vCycle(std::size_t l) {
+void Multigrid::smooth(Level& level, bool forward, Workers* workers) {
+  for (int s = 0; s < kSmoothingSweeps; ++s)
+    blockGaussSeidel(level.a, level.inverseDiagonal, level.b, level.x, forward, level.before, workers);
+}
+
+void Multigrid::vCycle(std::size_t l, Workers* workers) {
   Level& level = levels_[l];
   if (l + 1 == levels_.size()) {
     coarsest_.solve(level.b, level.x);
     return;
   }
-  for (int s = 0; s < kSmoothingSweeps; ++s)
-    gaussSeidel(level.a, level.inverseDiagonal, level.b, level.x, true);
-  residual(level.a, level.b, level.x, level.r);
-  correct(l);
+  smooth(level, true, workers);
+  residual(level.a, level.b, level.x, level.r, workers);
+  correct(l, workers);
 }
 
-void Multigrid::correct(std::size_t l) {
+void Multigrid::correct(std::size_t l, Workers* workers) {
   Level& level = levels_[l];
   Level& coarse = levels_[l + 1];
-  multiply(level.toCoarser, level.r, coarse.b);  // restriction
+  multiply(level.toCoarser, level.r, coarse.b, workers);  // restriction
   std::fill(coarse.x.begin(), coarse.x.end(), Vec3(0));
-  vCycle(l + 1);
-  multiply(level.toFiner, coarse.x, level.r);  // prolongation of the coarse correction
+  vCycle(l + 1, workers);
+  multiply(level.toFiner, coarse.x, level.r, workers);  // prolongation of the coarse correction
   for (std::size_t i = 0; i < level.x.size(); ++i) level.x[i] += level.r[i];
-  for (int s = 0; s < kSmoothingSweeps; ++s)
-    gaussSeidel(level.a, level.inverseDiagonal, level.b, level.x, false);
+  smooth(level, false, workers);
 }
 
-void Multigrid::precondition(std::span<const Vec3> r, std::span<Vec3> z) {
+void Multigrid::precondition(std::span<const Vec3> r, std::span<Vec3> z, Workers* workers) {
   Level& fine = levels_.front();
   std::copy(r.begin(), r.end(), fine.b.begin());
   std::fill(fine.x.begin(), fine.x.end(), Vec3(0));
-  vCycle(0);
+  vCycle(0, workers);
   std::copy(fine.x.begin(), fine.x.end(), z.begin());
 }
 
-Multigrid::Report Multigrid::solve(std::span<const Vec3> b, std::span<Vec3> x, int maxCycles,
-                                   Real tolerance) {
+Multigrid::Report Multigrid::solve(std::span<const Vec3> b, std::span<Vec3> x, int maxCycles, Real tolerance,
+                                   Workers* workers) {
   Level& fine = levels_.front();
   std::copy(b.begin(), b.end(), fine.b.begin());
   std::copy(x.begin(), x.end(), fine.x.begin());
@@ -163,11 +166,10 @@ Multigrid::Report Multigrid::solve(std::span<const Vec3> b, std::span<Vec3> x, i
     report.cycles = 1;
   } else if (bNorm > 0) {
     for (;;) {  // V-cycles, each stopping after its first smoothing sweep if that is good enough
-      for (int s = 0; s < kSmoothingSweeps; ++s)
-        gaussSeidel(fine.a, fine.inverseDiagonal, fine.b, fine.x, true);
-      report.relativeResidual = residual(fine.a, fine.b, fine.x, fine.r) / bNorm;
+      smooth(fine, true, workers);
+      report.relativeResidual = residual(fine.a, fine.b, fine.x, fine.r, workers) / bNorm;
       if (report.relativeResidual <= tolerance || report.cycles == maxCycles) break;
-      correct(0);
+      correct(0, workers);
       ++report.cycles;
     }
   }

@@ -13,22 +13,35 @@ Real SparseMatrix::at(int row, int col) const {
   return it != last && *it == col ? value[static_cast<std::size_t>(it - column.begin())] : 0.0;
 }
 
-void multiply(const SparseMatrix& a, std::span<const Vec3> x, std::span<Vec3> y) {
-  for (int i = 0; i < a.rows; ++i) {
-    Vec3 sum(0);
-    for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) sum += a.value[e] * x[a.column[e]];
-    y[i] = sum;
-  }
+namespace {
+
+constexpr std::size_t kRowGrain = 1024;  // rows below which a thread of its own does not pay
+
+}  // namespace
+
+void multiply(const SparseMatrix& a, std::span<const Vec3> x, std::span<Vec3> y, Workers* workers) {
+  parallelFor(workers, static_cast<std::size_t>(a.rows), kRowGrain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) {
+      Vec3 sum(0);
+      for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) sum += a.value[e] * x[a.column[e]];
+      y[i] = sum;
+    }
+  });
 }
 
-Real residual(const SparseMatrix& a, std::span<const Vec3> b, std::span<const Vec3> x, std::span<Vec3> r) {
-  Real norm2 = 0;
-  for (int i = 0; i < a.rows; ++i) {
-    Vec3 sum = b[i];
-    for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) sum -= a.value[e] * x[a.column[e]];
-    r[i] = sum;
-    norm2 += glm::dot(sum, sum);
-  }
+Real residual(const SparseMatrix& a, std::span<const Vec3> b, std::span<const Vec3> x, std::span<Vec3> r,
+              Workers* workers) {
+  const Real norm2 =
+      parallelSum(workers, static_cast<std::size_t>(a.rows), [&](std::size_t first, std::size_t last) {
+        Real part = 0;
+        for (std::size_t i = first; i < last; ++i) {
+          Vec3 sum = b[i];
+          for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) sum -= a.value[e] * x[a.column[e]];
+          r[i] = sum;
+          part += glm::dot(sum, sum);
+        }
+        return part;
+      });
   return std::sqrt(norm2);
 }
 
@@ -40,6 +53,29 @@ void gaussSeidel(const SparseMatrix& a, std::span<const Real> inverseDiagonal, s
     for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) ax += a.value[e] * x[a.column[e]];
     x[i] += inverseDiagonal[i] * (b[i] - ax);
   }
+}
+
+void blockGaussSeidel(const SparseMatrix& a, std::span<const Real> inverseDiagonal, std::span<const Vec3> b,
+                      std::span<Vec3> x, bool forward, std::vector<Vec3>& before, Workers* workers) {
+  const int blocks = (a.rows + kGaussSeidelBlock - 1) / kGaussSeidelBlock;
+  if (blocks <= 1) return gaussSeidel(a, inverseDiagonal, b, x, forward);
+  before.assign(x.begin(), x.end());
+  parallelFor(workers, static_cast<std::size_t>(blocks), 1,
+              [&](std::size_t firstBlock, std::size_t lastBlock) {
+                for (std::size_t blk = firstBlock; blk < lastBlock; ++blk) {
+                  const int first = static_cast<int>(blk) * kGaussSeidelBlock;
+                  const int last = std::min(a.rows, first + kGaussSeidelBlock);
+                  for (int k = first; k < last; ++k) {
+                    const int i = forward ? k : first + last - 1 - k;
+                    Vec3 ax(0);
+                    for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) {
+                      const int j = a.column[e];
+                      ax += a.value[e] * (j >= first && j < last ? x[j] : before[j]);
+                    }
+                    x[i] += inverseDiagonal[i] * (b[i] - ax);
+                  }
+                }
+              });
 }
 
 std::vector<Real> inverseDiagonal(const SparseMatrix& a) {

@@ -83,7 +83,8 @@ class ConvergedVelocityChange {
   /// dv for the total force F into work.dv: F~ by eq. 4, then V-cycles until the relative residual
   /// is below `tolerance` or `maxCycles` have run.
   Multigrid::Report solve(const Cloth& cloth, const SpringGraph& g, Real h, Real airDamping, int maxCycles,
-                          Real tolerance, std::span<const Vec3> force, ApproxImplicitWork& work);
+                          Real tolerance, std::span<const Vec3> force, ApproxImplicitWork& work,
+                          Workers* workers = nullptr);
   /// The hierarchy for this cloth, h and c, rebuilt first if anything it depends on changed.
   Multigrid& prepare(const Cloth& cloth, const SpringGraph& g, Real h, Real c);
   int levelCount() const { return multigrid_.levelCount(); }

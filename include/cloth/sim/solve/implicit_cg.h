@@ -12,7 +12,9 @@
 #include <glm/mat3x3.hpp>
 
 #include "cloth/sim/cloth.h"
+#include "cloth/sim/parallel.h"
 #include "cloth/sim/solve/multigrid.h"
+#include "cloth/sim/spring_incidence.h"
 
 namespace cloth::sim {
 
@@ -20,7 +22,9 @@ struct ImplicitCgWork {
   std::vector<glm::dmat3> blocks;  ///< per-spring stiffness block K (N/m)
   std::vector<Vec3> rhs, dv, r, z, p, q;
   std::vector<Vec3> precondition;  ///< inverse diagonal of the system, per node and axis (1/kg)
-  void resize(std::size_t nodes, std::size_t springs);
+  std::vector<Vec3> springTerm;    ///< per spring: its term of a product with the system
+  SpringIncidence incidence;       ///< the springs at each node, to sum those terms in parallel
+  void resize(const Cloth& cloth);
 };
 
 struct CgReport {
@@ -36,7 +40,8 @@ glm::dmat3 springStiffnessBlock(const Vec3& xa, const Vec3& xb, Real rest, Real 
 /// iteration applies one of its V-cycles instead of the inverse diagonal.
 CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
                                 std::span<const Vec3> force, int maxIterations, Real tolerance,
-                                ImplicitCgWork& work, Multigrid* preconditioner = nullptr);
+                                ImplicitCgWork& work, Multigrid* preconditioner = nullptr,
+                                Workers* workers = nullptr);
 
 /// Full step: dv as above, v += dv, x += h v.
 CgReport stepImplicitCG(Cloth& cloth, const Stiffness& k, Real h, Real airDamping,

@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "cloth/sim/parallel.h"
 #include "cloth/sim/types.h"
 
 namespace cloth::sim {
@@ -23,16 +24,28 @@ struct SparseMatrix {
   Real at(int row, int col) const;
 };
 
-/// y = A x.
-void multiply(const SparseMatrix& a, std::span<const Vec3> x, std::span<Vec3> y);
+/// y = A x, rows split over `workers`.
+void multiply(const SparseMatrix& a, std::span<const Vec3> x, std::span<Vec3> y, Workers* workers = nullptr);
 
-/// r = b - A x; returns the Euclidean norm of r.
-Real residual(const SparseMatrix& a, std::span<const Vec3> b, std::span<const Vec3> x, std::span<Vec3> r);
+/// r = b - A x; returns the Euclidean norm of r (the same on any thread count).
+Real residual(const SparseMatrix& a, std::span<const Vec3> b, std::span<const Vec3> x, std::span<Vec3> r,
+              Workers* workers = nullptr);
 
 /// One Gauss-Seidel sweep on A x = b, rows in ascending (forward) or descending order:
 /// x_i += (b_i - (A x)_i) / A_ii with the newest x. `inverseDiagonal` holds 1 / A_ii.
 void gaussSeidel(const SparseMatrix& a, std::span<const Real> inverseDiagonal, std::span<const Vec3> b,
                  std::span<Vec3> x, bool forward);
+
+/// Rows per block of blockGaussSeidel: a matrix of at most this many rows is one block.
+inline constexpr int kGaussSeidelBlock = 4096;
+
+/// The Gauss-Seidel sweep above within fixed blocks of kGaussSeidelBlock consecutive rows, and a
+/// Jacobi step between them: a row reads the newest x of its own block and, of the others, x as it
+/// was when the sweep began (kept in `before`). The blocks depend on the matrix alone, so the sweep
+/// gives the same x on any number of threads; with one block it is gaussSeidel. Forward and
+/// backward sweeps are each other's transposes, so a V-cycle smoothed by them stays symmetric.
+void blockGaussSeidel(const SparseMatrix& a, std::span<const Real> inverseDiagonal, std::span<const Vec3> b,
+                      std::span<Vec3> x, bool forward, std::vector<Vec3>& before, Workers* workers);
 
 /// 1 / A_ii for every row.
 std::vector<Real> inverseDiagonal(const SparseMatrix& a);

@@ -1,0 +1,104 @@
+#pragma once
+// Parallel loops on a small pool of worker threads. The pool belongs to whoever runs the loops (a
+// Simulation, a Refiner); there is no global one. A loop splits [0, count) into contiguous pieces,
+// one per thread, and each index runs the same code whatever the split: a loop whose iterations write
+// disjoint outputs gives the same answer on one thread as on two. Sums go through `parallelSum`,
+// which adds fixed blocks of indices in a fixed order, so its result does not depend on the thread
+// count either. A null `Workers*` runs everything on the caller's thread.
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "cloth/sim/types.h"
+
+namespace cloth::sim {
+
+class Workers {
+ public:
+  /// A pool of `threads` threads in all, the caller's included (0: one per core).
+  explicit Workers(int threads = 0);
+  ~Workers();
+  /// A copy is a pool of its own, of the same size (a copied Simulation must not share threads).
+  Workers(const Workers& other) : Workers(other.threads()) {}
+  Workers& operator=(const Workers& other);
+
+  int threads() const { return static_cast<int>(pool_.size()) + 1; }
+  /// Resizes the pool (0: one per core). Call it between loops, never from inside one.
+  void resize(int threads);
+
+  /// Calls body(begin, end) on pieces covering [0, count), at most one per thread and none smaller
+  /// than `grain` items, and returns when every piece is done. The caller runs the first piece.
+  template <class Body>
+  void forRange(std::size_t count, std::size_t grain, Body&& body) {
+    const std::size_t pieces = pieceCount(count, grain);
+    if (pieces <= 1) {
+      if (count > 0) body(std::size_t(0), count);
+      return;
+    }
+    using Callable = std::remove_reference_t<Body>;
+    run({[](void* b, std::size_t begin, std::size_t end) { (*static_cast<Callable*>(b))(begin, end); },
+         const_cast<void*>(static_cast<const void*>(&body)), count, pieces});
+  }
+
+  static int coreCount();
+
+ private:
+  struct Job {
+    void (*call)(void* body, std::size_t begin, std::size_t end) = nullptr;
+    void* body = nullptr;
+    std::size_t count = 0;
+    std::size_t pieces = 0;
+    void runPiece(std::size_t piece) const;
+  };
+  std::size_t pieceCount(std::size_t count, std::size_t grain) const;
+  void run(const Job& job);
+  void work(std::size_t piece, std::uint64_t seen);
+  void start(int threads);
+  void stop();
+
+  std::vector<std::thread> pool_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<std::size_t> remaining_{0};
+  bool stopping_ = false;
+  Job job_;
+};
+
+/// forRange on `workers`, or on the caller's thread alone when it is null.
+template <class Body>
+void parallelFor(Workers* workers, std::size_t count, std::size_t grain, Body&& body) {
+  if (workers) {
+    workers->forRange(count, grain, body);
+  } else if (count > 0) {
+    body(std::size_t(0), count);
+  }
+}
+
+/// Indices per block of parallelSum: a sum over fewer is a plain serial sum.
+inline constexpr std::size_t kSumBlock = 4096;
+
+/// The sum of term(begin, end) over consecutive blocks of kSumBlock indices covering [0, count),
+/// added in block order: the same number on any thread count.
+template <class Term>
+Real parallelSum(Workers* workers, std::size_t count, Term&& term) {
+  const std::size_t blocks = (count + kSumBlock - 1) / kSumBlock;
+  if (blocks <= 1) return count > 0 ? term(std::size_t(0), count) : Real(0);
+  std::vector<Real> partial(blocks);
+  parallelFor(workers, blocks, 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t b = first; b < last; ++b)
+      partial[b] = term(b * kSumBlock, std::min(count, (b + 1) * kSumBlock));
+  });
+  Real sum = 0;
+  for (Real p : partial) sum += p;
+  return sum;
+}
+
+}  // namespace cloth::sim

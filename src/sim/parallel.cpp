@@ -1,0 +1,115 @@
+#include "cloth/sim/parallel.h"
+
+#include <algorithm>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace cloth::sim {
+namespace {
+
+// Rounds a waiting thread spins before it sleeps: a step starts dozens of short loops in a row, and
+// waking a sleeping thread costs about as much as a whole loop over a 100^2 grid.
+constexpr int kSpinRounds = 20000;
+
+void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+}  // namespace
+
+Workers::Workers(int threads) {
+  start(threads);
+}
+
+Workers::~Workers() {
+  stop();
+}
+
+Workers& Workers::operator=(const Workers& other) {
+  if (this != &other) resize(other.threads());
+  return *this;
+}
+
+int Workers::coreCount() {
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+void Workers::resize(int threads) {
+  const int wanted = threads > 0 ? threads : coreCount();
+  if (wanted == this->threads()) return;
+  stop();
+  start(wanted);
+}
+
+void Workers::start(int threads) {
+  const int wanted = threads > 0 ? threads : coreCount();
+  stopping_ = false;
+  // A thread waits for the generation after the one current now, even if it starts late.
+  const std::uint64_t now = generation_.load(std::memory_order_acquire);
+  for (int i = 1; i < wanted; ++i)
+    pool_.emplace_back([this, i, now] { work(static_cast<std::size_t>(i), now); });
+}
+
+void Workers::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    generation_.fetch_add(1, std::memory_order_release);
+  }
+  wake_.notify_all();
+  for (std::thread& t : pool_) t.join();
+  pool_.clear();
+}
+
+std::size_t Workers::pieceCount(std::size_t count, std::size_t grain) const {
+  const std::size_t byGrain = count / std::max<std::size_t>(grain, 1);
+  return std::min<std::size_t>(static_cast<std::size_t>(threads()), std::max<std::size_t>(byGrain, 1));
+}
+
+void Workers::Job::runPiece(std::size_t piece) const {
+  if (piece >= pieces) return;
+  const std::size_t begin = count * piece / pieces, end = count * (piece + 1) / pieces;
+  call(body, begin, end);
+}
+
+void Workers::run(const Job& job) {
+  job_ = job;
+  remaining_.store(pool_.size(), std::memory_order_relaxed);
+  {
+    std::lock_guard lock(mutex_);
+    generation_.fetch_add(1, std::memory_order_release);
+  }
+  wake_.notify_all();
+  job.runPiece(0);
+  for (int i = 0; i < kSpinRounds && remaining_.load(std::memory_order_acquire) > 0; ++i) relax();
+  if (remaining_.load(std::memory_order_acquire) > 0) {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return remaining_.load(std::memory_order_acquire) == 0; });
+  }
+}
+
+// A pool thread: waits for the next loop (spinning first, then asleep), runs its piece, reports.
+void Workers::work(std::size_t piece, std::uint64_t seen) {
+  for (;;) {
+    for (int i = 0; i < kSpinRounds && generation_.load(std::memory_order_acquire) == seen; ++i) relax();
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+      if (stopping_) return;
+      seen = generation_.load(std::memory_order_acquire);
+    }
+    job_.runPiece(piece);
+    if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard lock(mutex_);
+      done_.notify_one();
+    }
+  }
+}
+
+}  // namespace cloth::sim

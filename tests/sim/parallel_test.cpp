@@ -1,0 +1,161 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "cloth/sim/forces.h"
+#include "cloth/sim/grid.h"
+#include "cloth/sim/grid_normals.h"
+#include "cloth/sim/names.h"
+#include "cloth/sim/parallel.h"
+#include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/simulation.h"
+#include "cloth/sim/solve/approx_implicit.h"
+#include "cloth/sim/solve/multigrid.h"
+#include "cloth/sim/spring_incidence.h"
+#include "cloth/sim/wind.h"
+#include "test_helpers.h"
+
+using namespace cloth::sim;
+
+TEST_CASE("parallel: forRange covers every index once, in at most one piece per thread") {
+  for (int threads : {1, 2, 3, 7}) {
+    Workers workers(threads);
+    CHECK(workers.threads() == threads);
+    for (std::size_t count : {0u, 1u, 5u, 999u, 100000u}) {
+      std::vector<int> hits(count, 0);
+      std::atomic<int> pieces{0};
+      workers.forRange(count, 16, [&](std::size_t first, std::size_t last) {
+        ++pieces;
+        for (std::size_t i = first; i < last; ++i) ++hits[i];
+      });
+      INFO(threads << " threads, " << count << " items");
+      CHECK(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; }));
+      CHECK(pieces <= threads);
+      if (count >= 16u * static_cast<unsigned>(threads)) CHECK(pieces == threads);
+    }
+  }
+}
+
+TEST_CASE("parallel: a copied pool is a pool of its own, and a resized one still runs every piece") {
+  Workers a(2);
+  Workers b = a;
+  b.resize(3);
+  CHECK(a.threads() == 2);
+  CHECK(b.threads() == 3);
+  b.resize(0);
+  CHECK(b.threads() == Workers::coreCount());
+  for (int round = 0; round < 200; ++round) {  // a thread that starts late must not miss a loop
+    Workers fresh(2);
+    std::atomic<int> sum{0};
+    fresh.forRange(64, 1,
+                   [&](std::size_t first, std::size_t last) { sum += static_cast<int>(last - first); });
+    REQUIRE(sum == 64);
+  }
+}
+
+TEST_CASE("parallel: parallelSum gives the same bits on any thread count") {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<Real> u(-1, 1);
+  std::vector<Real> values(3 * kSumBlock + 17);
+  for (Real& v : values) v = u(rng) * 1e6;
+  const auto term = [&](std::size_t first, std::size_t last) {
+    return std::accumulate(values.begin() + first, values.begin() + last, Real(0));
+  };
+  const Real serial = parallelSum(nullptr, values.size(), term);
+  for (int threads : {1, 2, 3}) {
+    Workers workers(threads);
+    CHECK(parallelSum(&workers, values.size(), term) == serial);
+  }
+  CHECK(serial == Approx(std::accumulate(values.begin(), values.end(), Real(0))).margin(1e-3));
+}
+
+TEST_CASE("parallel: gathering spring terms per node sums what the scatter over springs does, bit for bit") {
+  Cloth c = buildGrid(GridSpec::fromSpacing(41, 37, 0.02), 1e-3);
+  test::jitter(c, 0.005, 2);
+  std::vector<Vec3> term(c.springs.size());
+  std::mt19937 rng(3);
+  for (Vec3& t : term) t = test::randomUnit(rng);
+  std::vector<Vec3> scattered(c.nodeCount(), Vec3(0.5));
+  for (std::size_t s = 0; s < c.springs.size(); ++s) {
+    scattered[c.springs[s].a] += term[s];
+    scattered[c.springs[s].b] -= term[s];
+  }
+  Workers two(2);
+  std::vector<Vec3> gathered(c.nodeCount(), Vec3(0.5));
+  gatherSpringTerms(springIncidence(c), term, gathered, &two);
+  CHECK(gathered == scattered);
+}
+
+TEST_CASE("parallel: the forces on two threads are the readable add* functions' bit for bit") {
+  Scene flag = *findScene("flag");
+  Cloth c = buildGrid(GridSpec::fromSpacing(70, 70, 0.01), 1e-3);
+  test::jitter(c, 0.003, 4);
+  for (Vec3& v : c.v) v = Vec3(0.3, -0.2, 0.1);
+  SimParams p = flag.params;
+  p.material.airDamping = 0.01;
+  ForceWork work;
+  std::vector<Vec3> readable(c.nodeCount(), Vec3(0)), normals(c.nodeCount());
+  addSpringForces(c, stiffnessOf(p.material), readable);
+  addGravity(c.mass, p.gravity, readable);
+  addAirDamping(c.v, p.material.airDamping, readable);
+  gridNormals<Vec3>(c.nu, c.nv, c.x, normals);
+  addWindForces(p.wind, windVelocityAt(p.wind, 0.5), c.v, normals, nodeAreaShares(c), readable);
+  Workers two(2);
+  std::vector<Vec3> fast(c.nodeCount());
+  computeForces(c, p, 0.5, work, fast, &two);
+  CHECK(fast == readable);
+}
+
+TEST_CASE("parallel: block Gauss-Seidel is Gauss-Seidel within a block and still smooths across blocks") {
+  Cloth c = buildGrid(GridSpec::fromSpacing(110, 100, 0.01), 1e-3);
+  SpringGraph g;
+  g.build(c, Stiffness{400, 100, 10});
+  const SparseMatrix a = implicitMatrix(c, g, 1.0 / 60, 0);
+  REQUIRE(a.rows > 2 * kGaussSeidelBlock);
+  const std::vector<Real> inv = inverseDiagonal(a);
+  std::mt19937 rng(9);
+  std::vector<Vec3> b(c.nodeCount());
+  for (Vec3& v : b) v = test::randomUnit(rng);
+  std::vector<Vec3> before, x1(b.size(), Vec3(0)), x2(b.size(), Vec3(0)), r(b.size());
+  Workers one(1), two(2);
+  for (bool forward : {true, false}) {
+    blockGaussSeidel(a, inv, b, x1, forward, before, &one);
+    blockGaussSeidel(a, inv, b, x2, forward, before, &two);
+    CHECK(x1 == x2);
+  }
+  // Inside the first block a row saw only its own block's newest values: the serial sweep's.
+  std::vector<Vec3> serial(b.size(), Vec3(0));
+  gaussSeidel(a, inv, b, serial, true);
+  CHECK(serial[100] == [&] {
+    std::vector<Vec3> y(b.size(), Vec3(0));
+    blockGaussSeidel(a, inv, b, y, true, before, &two);
+    return y[100];
+  }());
+  std::vector<Vec3> zero(b.size(), Vec3(0));
+  CHECK(residual(a, b, x1, r) < 0.5 * residual(a, b, zero, r));
+}
+
+TEST_CASE(
+    "parallel: a 100^2 flag, curtain and Kang multigrid run give the same state on one thread and two") {
+  const auto runOn = [](Scene scene, int threads) {
+    scene.grid.nu = scene.grid.nv = 100;
+    scene.params.solver.threads = threads;
+    Simulation sim = instantiate(scene);
+    for (int i = 0; i < 12; ++i) sim.step();
+    return sim.cloth().x;
+  };
+  Scene kang = *findScene("hang-vertical");
+  kang.params.solver.integrator = Integrator::ApproxImplicit;
+  kang.params.solver.solver = LinearSolver::Multigrid;
+  kang.params.solver.h = 1.0 / 60;
+  for (const Scene& scene : {*findScene("flag"), *findScene("hang-vertical"), kang}) {
+    INFO(scene.name << " " << name(scene.params.solver.integrator));
+    const std::vector<Vec3> one = runOn(scene, 1), two = runOn(scene, 2);
+    CHECK(one == two);
+    CHECK(runOn(scene, 3) == one);
+  }
+}
