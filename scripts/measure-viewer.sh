@@ -2,7 +2,8 @@
 # The viewer's frame rate as the README quotes it: the default flag at the default 1280 x 720 under
 # Xvfb (Mesa llvmpipe), RUNS runs (default 3) each of 600 frames with the panels open and with
 # --show no-ui, alternating; prints every run's exit summary, the medians and what the panels cost.
-# Then the same with a PNG recording running (frame rate and frames lost).
+# Then the same with a PNG recording running (frame rate and frames lost), and the 100^2 flag with
+# the wrinkled spline at r = 4 on the default threads and on one: fps and the fraction of real time.
 # Usage: scripts/measure-viewer.sh [BUILD_DIR] [RUNS]
 set -euo pipefail
 build=${1:-build/release}
@@ -36,4 +37,16 @@ for fps in 30 60; do
   rm -rf "$work/rec"
   run "rec$fps" --exit-after 10 --record "$work/rec" --fps "$fps"
   echo "  $(ls "$work/rec/recording_0001" | wc -l) PNG files written"
+done
+
+rt_of() { sed -nE 's/.*s, ([0-9.]+) of real time.*/\1/p' "$1"; }
+echo "the 100^2 flag, wrinkled spline at r = 4 (157,609 render nodes), $runs runs of 300 frames each:"
+for threads in 0 1; do
+  : >"$work/fine$threads"
+  : >"$work/fine-rt$threads"
+  for ((i = 0; i < runs; ++i)); do
+    run "fine$threads" --exit-after-frames 300 --scene flag --set grid=100x100 --set refine=4 --set threads=$threads
+    rt_of "$work/log" >>"$work/fine-rt$threads"
+  done
+  echo "  threads=$threads (0 = one per core): median $(median "fine$threads") fps, $(median "fine-rt$threads") of real time"
 done

@@ -130,10 +130,11 @@ void ViewerState::sampleFlutter() {
 
 void ViewerState::refine() {
   const auto start = Clock::now();
+  refiner.setThreads(settings.scene.params.solver.threads);
   refiner.refine(simulation.cloth(), settings.detail, simulation.time(), surface);
   stats.surfaceClearance = detail::keepOutside(surface, simulation.colliders(),
                                                kSurfaceClearance * settings.scene.params.collision.thickness,
-                                               sim::keySpacing(simulation.cloth()));
+                                               sim::keySpacing(simulation.cloth()), &refiner.workers());
   stats.parts[view::FramePart::Refine] = msSince(start);
 }
 

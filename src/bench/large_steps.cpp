@@ -148,13 +148,15 @@ std::vector<LargeStepRow> resolution(const std::vector<int>& grids) {
 // The flag on a fine grid in its wind, at its default step: strain, flutter and wall time per
 // simulated second.
 std::vector<LargeStepRow> fineFlag(int g, double seconds) {
-  const FlagRun r = flagRun(scene("flag", {("grid=" + std::to_string(g) + "x" + std::to_string(g)).c_str()}),
-                            1.0 + seconds);
+  const std::string grid = "grid=" + std::to_string(g) + "x" + std::to_string(g);
+  const FlagRun r = flagRun(scene("flag", {grid.c_str()}), 1.0 + seconds);
+  const FlagRun serial = flagRun(scene("flag", {grid.c_str(), "threads=1"}), 1.0 + seconds);
   const std::string name = "flag at " + std::to_string(g) + "^2 in its wind, 1/60 s (" +
                            std::to_string(r.flutter.dominantHz).substr(0, 4) + " Hz, " +
                            std::to_string(r.flutter.peakToPeak).substr(0, 4) + " m peak to peak)";
   return {{name + ": largest strain after 1 s (tau = 0.1)", r.strain, "", 0.1 + 1e-3, true},
-          {name + ": wall seconds per simulated second", r.secondsPerSecond, "s", 0.5, true}};
+          {name + ": wall seconds per simulated second", r.secondsPerSecond, "s", 0.5, true},
+          {name + ": the same on one thread", serial.secondsPerSecond, "s", 0, true, true}};
 }
 
 // The hanging curtain on a fine grid at one step per 60 Hz frame.
@@ -198,6 +200,8 @@ std::vector<LargeStepRow> largeStepRows(bool quick) {
   const int fine = quick ? 40 : 100;
   rows.push_back(fineHanging(fine, "Kang's system, multigrid", {"integrator=approx-implicit"}));
   rows.push_back(fineHanging(fine, "exact Jacobian, multigrid CG (default)", {}));
+  rows.back().comparison = true;
+  rows.push_back(fineHanging(fine, "exact Jacobian, multigrid CG (default), one thread", {"threads=1"}));
   rows.back().comparison = true;
   return rows;
 }

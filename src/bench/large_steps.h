@@ -18,7 +18,8 @@ struct LargeStepRow {
   bool met() const { return comparison || (atMost ? value <= target : value >= target); }
 };
 
-/// Every row, from one run on one thread. `quick` uses smaller grids and shorter runs (for CI).
+/// Every row, from one run on the scenes' default threads (all cores; rows marked "one thread" on one).
+/// `quick` uses smaller grids and shorter runs (for CI).
 std::vector<LargeStepRow> largeStepRows(bool quick);
 
 }  // namespace cloth::bench

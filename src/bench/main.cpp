@@ -12,6 +12,7 @@
 
 #include "cloth/io/safe_file.h"
 #include "cloth/sim/names.h"
+#include "cloth/sim/parallel.h"
 #include "collider_bench.h"
 #include "contact_bench.h"
 #include "large_steps.h"
@@ -109,7 +110,8 @@ json stabilityTable(const Options& o) {
 }
 
 json largeStepsTable(const Options& o) {
-  std::printf("\nlarge steps (one thread; every figure against its target)\n");
+  std::printf("\nlarge steps (%d threads, the scenes' default; every figure against its target)\n",
+              sim::Workers::coreCount());
   json out = json::array();
   for (const bench::LargeStepRow& r : bench::largeStepRows(o.quick)) {
     if (r.comparison)
@@ -149,7 +151,8 @@ json colliderTable(const Options& o) {
 
 json contactTable(const Options& o) {
   std::printf(
-      "\ncontacts (one thread; measured after every step; targets: 0 intersections, 0 penetrations)\n");
+      "\ncontacts (%d threads; measured after every step; targets: 0 intersections, 0 penetrations)\n",
+      sim::Workers::coreCount());
   std::printf("  %-78s %6s %6s %8s %8s %8s\n", "scenario", "self", "pen", "strain", "ms/step", "sim s");
   json out = json::array();
   for (const bench::ContactRow& r : bench::contactRows(o.quick)) {
@@ -176,19 +179,28 @@ json contactTable(const Options& o) {
 }
 
 json refineTable(const Options& o) {
-  std::printf("\nrefinement (ball scene 32x32 key nodes, r = 8; median)\n");
-  std::printf("%-18s %9s %3s %12s %10s %8s\n", "mode", "key nodes", "r", "render nodes", "median ms",
-              "min ms");
   json out = json::array();
-  for (const auto& r : bench::benchmarkRefinement(32, 8, o.quick ? 10 : 50)) {
-    std::printf("%-18s %9d %3d %12d %10.3f %8.3f\n", r.mode.c_str(), r.keyNodes, r.refine, r.renderNodes,
-                r.timing.medianMs, r.timing.minMs);
-    out.push_back({{"mode", r.mode},
-                   {"key_nodes", r.keyNodes},
-                   {"refine", r.refine},
-                   {"render_nodes", r.renderNodes},
-                   {"ms_median", r.timing.medianMs},
-                   {"ms_min", r.timing.minMs}});
+  struct Case {
+    int keyGrid, refine, threads;
+  };
+  // The README's table (one thread), then the viewer's 100^2 flag at r = 4 on one thread and on all.
+  for (const Case c : {Case{32, 8, 1}, Case{100, 4, 1}, Case{100, 4, 0}}) {
+    const int threads = c.threads > 0 ? c.threads : sim::Workers::coreCount();
+    std::printf("\nrefinement (ball scene %dx%d key nodes, r = %d, %d thread%s; median)\n", c.keyGrid,
+                c.keyGrid, c.refine, threads, threads == 1 ? "" : "s");
+    std::printf("%-18s %9s %3s %12s %10s %8s\n", "mode", "key nodes", "r", "render nodes", "median ms",
+                "min ms");
+    for (const auto& r : bench::benchmarkRefinement(c.keyGrid, c.refine, o.quick ? 10 : 50, threads)) {
+      std::printf("%-18s %9d %3d %12d %10.3f %8.3f\n", r.mode.c_str(), r.keyNodes, r.refine, r.renderNodes,
+                  r.timing.medianMs, r.timing.minMs);
+      out.push_back({{"mode", r.mode},
+                     {"key_nodes", r.keyNodes},
+                     {"refine", r.refine},
+                     {"threads", threads},
+                     {"render_nodes", r.renderNodes},
+                     {"ms_median", r.timing.medianMs},
+                     {"ms_min", r.timing.minMs}});
+    }
   }
   return out;
 }

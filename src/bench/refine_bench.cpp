@@ -18,7 +18,7 @@ sim::Cloth drapedCloth(int keyGrid) {
 
 }  // namespace
 
-std::vector<RefineResult> benchmarkRefinement(int keyGrid, int refine, int runs) {
+std::vector<RefineResult> benchmarkRefinement(int keyGrid, int refine, int runs, int threads) {
   const sim::Cloth cloth = drapedCloth(keyGrid);
   std::vector<RefineResult> results;
   for (detail::DetailMode mode : {detail::DetailMode::Key, detail::DetailMode::Spline,
@@ -27,6 +27,7 @@ std::vector<RefineResult> benchmarkRefinement(int keyGrid, int refine, int runs)
     settings.mode = mode;
     settings.refine = refine;
     detail::Refiner refiner;
+    refiner.setThreads(threads);
     detail::SurfaceMesh mesh;
     const Timing t = measure([&] { refiner.refine(cloth, settings, 0, mesh); }, runs);
     results.push_back({std::string(detail::name(mode)), keyGrid * keyGrid, refine,
@@ -37,6 +38,7 @@ std::vector<RefineResult> benchmarkRefinement(int keyGrid, int refine, int runs)
   settings.refine = refine;
   settings.mode = detail::DetailMode::Spline;
   detail::Refiner refiner;
+  refiner.setThreads(threads);
   detail::SurfaceMesh mesh;
   refiner.refine(cloth, settings, 0, mesh);
   const Timing t = measure([&] { refiner.modulate(cloth, settings.hadap, 0, mesh); }, runs);

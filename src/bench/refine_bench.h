@@ -17,7 +17,8 @@ struct RefineResult {
 };
 
 /// Times refine() of a draped 32 x 32 (or `keyGrid` x `keyGrid`) cloth in every detail mode, and the
-/// Hadap modulation (factors, modulation map, per-vertex amplitude and height) on its own.
-std::vector<RefineResult> benchmarkRefinement(int keyGrid, int refine, int runs);
+/// Hadap modulation (factors, modulation map, per-vertex amplitude and height) on its own, with the
+/// refiner's loops on `threads` threads.
+std::vector<RefineResult> benchmarkRefinement(int keyGrid, int refine, int runs, int threads);
 
 }  // namespace cloth::bench

@@ -80,7 +80,9 @@ fs::path firstFramePath(const fs::path& pc2) {
 // frames (positions, uvs, normals, triangles) and/or one point cache with the first frame's OBJ.
 class FrameExporter {
  public:
-  FrameExporter(const CliOptions& o, const config::Settings& s) : options_(o), settings_(s) {}
+  FrameExporter(const CliOptions& o, const config::Settings& s) : options_(o), settings_(s) {
+    refiner_.setThreads(s.scene.params.solver.threads);
+  }
 
   base::Status write(const sim::Simulation& sim, long long frame) {
     const sim::Cloth& c = sim.cloth();

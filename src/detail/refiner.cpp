@@ -81,7 +81,6 @@ void Refiner::resize(int keyNu, int keyNv, int refine, SurfaceMesh& out) {
   keyN_.resize(keys);
   keyStrain_.resize(keys);
   areaRatioSum_.resize(keys);
-  segmentRest_.resize(static_cast<std::size_t>(std::max(keyNu, keyNv)));
   restU_.resize(static_cast<std::size_t>(keyNu - 1) * keyNv);
   restV_.resize(static_cast<std::size_t>(keyNu) * (keyNv - 1));
   frameX_.resize(static_cast<std::size_t>(nu) * keyNv);
@@ -132,24 +131,31 @@ void Refiner::splineSurface(bool wrinkled, bool normals, const DetailSettings& s
   // The first pass's normals feed the second one's wrinkles; the second pass's are kept only when
   // asked for (Hadap displaces along them); otherwise the surface's normals are recomputed anyway.
   const float c = settings.wrinkleFrequency;
-  const CurveOptions first{r, weights_.data(), normals || wrinkled, wrinkled, c, settings.amplitude};
+  const CurveOptions firstPass{r, weights_.data(), normals || wrinkled, wrinkled, c, settings.amplitude};
   const CurveOptions second{r, weights_.data(), normals, wrinkled, c, settings.amplitude};
-  for (int j = 0; j < knv; ++j) {  // first pass: along u through the key nodes of key row j
-    for (int k = 0; k + 1 < knu; ++k) segmentRest_[k] = restU_[j * (knu - 1) + k];
-    const CurveInput in{Strided{keyX_.data() + j * knu, 1}, Strided{keyN_.data() + j * knu, 1}, knu,
-                        std::span<const float>(segmentRest_.data(), static_cast<std::size_t>(knu - 1))};
-    splineCurve(in, first, Strided{frameX_.data() + j * nu, 1}, Strided{frameN_.data() + j * nu, 1});
-  }
-  for (int col = 0; col < nu; ++col) {  // second pass: along v through the frame nodes of column col
-    // Rest length along v between key rows, interpolated between the key columns around col.
-    const int i = std::min(col / r, knu - 2), i1 = std::min(i + 1, knu - 1);
-    const float f = static_cast<float>(col - i * r) / static_cast<float>(r);
-    for (int k = 0; k + 1 < knv; ++k)
-      segmentRest_[k] = (1 - f) * restV_[k * knu + i] + f * restV_[k * knu + i1];
-    const CurveInput in{Strided{frameX_.data() + col, nu}, Strided{frameN_.data() + col, nu}, knv,
-                        std::span<const float>(segmentRest_.data(), static_cast<std::size_t>(knv - 1))};
-    splineCurve(in, second, Strided{out.positions.data() + col, nu}, Strided{out.normals.data() + col, nu});
-  }
+  // Each curve writes its own row or column: the curves are split over the workers.
+  sim::parallelFor(&workers_, static_cast<std::size_t>(knv), 1, [&](std::size_t first, std::size_t last) {
+    for (int j = static_cast<int>(first); j < static_cast<int>(last); ++j) {  // along u through key row j
+      const CurveInput in{
+          Strided{keyX_.data() + j * knu, 1}, Strided{keyN_.data() + j * knu, 1}, knu,
+          std::span<const float>(restU_.data() + j * (knu - 1), static_cast<std::size_t>(knu - 1))};
+      splineCurve(in, firstPass, Strided{frameX_.data() + j * nu, 1}, Strided{frameN_.data() + j * nu, 1});
+    }
+  });
+  columnRest_.resize(static_cast<std::size_t>(nu) * (knv - 1));
+  sim::parallelFor(&workers_, static_cast<std::size_t>(nu), 8, [&](std::size_t first, std::size_t last) {
+    for (int col = static_cast<int>(first); col < static_cast<int>(last); ++col) {
+      // along v through the frame nodes of column col, with the rest length between key rows
+      // interpolated between the key columns around it
+      const int i = std::min(col / r, knu - 2), i1 = std::min(i + 1, knu - 1);
+      const float f = static_cast<float>(col - i * r) / static_cast<float>(r);
+      float* rest = columnRest_.data() + static_cast<std::size_t>(col) * (knv - 1);
+      for (int k = 0; k + 1 < knv; ++k) rest[k] = (1 - f) * restV_[k * knu + i] + f * restV_[k * knu + i1];
+      const CurveInput in{Strided{frameX_.data() + col, nu}, Strided{frameN_.data() + col, nu}, knv,
+                          std::span<const float>(rest, static_cast<std::size_t>(knv - 1))};
+      splineCurve(in, second, Strided{out.positions.data() + col, nu}, Strided{out.normals.data() + col, nu});
+    }
+  });
 }
 
 // Per key vertex: mean over its triangles of deformed area / rest area, minus 1 (Hadap Fig. 13).
@@ -184,14 +190,22 @@ void Refiner::samplePatterns(const SurfaceMesh& out, float tiles) {
   sampledRevision_ = hadap_.patternRevision();
 }
 
+template <class Body>
+void Refiner::forEachVertex(const SurfaceMesh& out, Body body) {
+  sim::parallelFor(&workers_, out.vertexCount(), 4096, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) body(i);
+  });
+}
+
 void Refiner::modulate(const sim::Cloth& cloth, const HadapSettings& settings, double time,
                        SurfaceMesh& out) {
   hadap_.update(cloth, settings, time);
   samplePatterns(out, settings.tiles);
   keyToRender<glm::vec4>(hadap_.keyAmplitudes(), keyNu_, keyNv_, refine_, out.patternAmplitude);
   const float depth = hadap_.depthMeters();
-  for (std::size_t i = 0; i < out.vertexCount(); ++i)
+  forEachVertex(out, [&](std::size_t i) {
     out.wrinkleHeight[i] = depth * glm::dot(out.patternAmplitude[i], patternSample_[i]);
+  });
 }
 
 void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double time, SurfaceMesh& out) {
@@ -208,19 +222,18 @@ void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double ti
     modulate(cloth, s.hadap, time, out);
     // Displaced along the smooth normals the spline passes interpolated.
     if (s.hadap.displace)
-      for (std::size_t i = 0; i < out.vertexCount(); ++i)
-        out.positions[i] += out.wrinkleHeight[i] * out.normals[i];
+      forEachVertex(out, [&](std::size_t i) { out.positions[i] += out.wrinkleHeight[i] * out.normals[i]; });
   } else {
     std::fill(out.patternAmplitude.begin(), out.patternAmplitude.end(), glm::vec4(0));
     std::fill(out.wrinkleHeight.begin(), out.wrinkleHeight.end(), 0.0f);
   }
-  sim::gridNormals<glm::vec3>(out.nu, out.nv, out.positions, out.normals, glm::vec3(0, 0, 1));
+  sim::gridNormals<glm::vec3>(out.nu, out.nv, out.positions, out.normals, glm::vec3(0, 0, 1), &workers_);
 }
 
 SurfaceClearance keepOutside(SurfaceMesh& surface, std::span<const sim::Collider> colliders, double clearance,
-                             double keySpacing) {
+                             double keySpacing, sim::Workers* workers) {
   SurfaceClearance c;
-  c.pushed = sim::pushOutside(colliders, clearance, keySpacing, surface.positions, &c.deepest);
+  c.pushed = sim::pushOutside(colliders, clearance, keySpacing, surface.positions, &c.deepest, workers);
   return c;
 }
 

@@ -1,6 +1,7 @@
 #include "cloth/sim/parallel.h"
 
 #include <algorithm>
+#include <chrono>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -9,9 +10,10 @@
 namespace cloth::sim {
 namespace {
 
-// Rounds a waiting thread spins before it sleeps: a step starts dozens of short loops in a row, and
-// waking a sleeping thread costs about as much as a whole loop over a 100^2 grid.
-constexpr int kSpinRounds = 20000;
+// How long a waiting thread spins before it sleeps: a step starts dozens of short loops in a row,
+// and waking a sleeping thread costs about as much as a whole loop over a 100^2 grid. It yields now
+// and then, so that another busy process (a second test, the renderer) gets the core meanwhile.
+constexpr auto kSpinTime = std::chrono::microseconds(300);
 
 void relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -19,6 +21,19 @@ void relax() {
 #else
   std::this_thread::yield();
 #endif
+}
+
+// Spins while `waiting()` holds, for at most kSpinTime; returns whether it still holds.
+template <class Waiting>
+bool spinWhile(Waiting waiting) {
+  const auto until = std::chrono::steady_clock::now() + kSpinTime;
+  for (int i = 1; waiting(); ++i) {
+    relax();
+    if (i % 64 != 0) continue;
+    if (std::chrono::steady_clock::now() > until) return true;
+    std::this_thread::yield();
+  }
+  return false;
 }
 
 }  // namespace
@@ -87,8 +102,7 @@ void Workers::run(const Job& job) {
   }
   wake_.notify_all();
   job.runPiece(0);
-  for (int i = 0; i < kSpinRounds && remaining_.load(std::memory_order_acquire) > 0; ++i) relax();
-  if (remaining_.load(std::memory_order_acquire) > 0) {
+  if (spinWhile([this] { return remaining_.load(std::memory_order_acquire) > 0; })) {
     std::unique_lock lock(mutex_);
     done_.wait(lock, [this] { return remaining_.load(std::memory_order_acquire) == 0; });
   }
@@ -97,7 +111,7 @@ void Workers::run(const Job& job) {
 // A pool thread: waits for the next loop (spinning first, then asleep), runs its piece, reports.
 void Workers::work(std::size_t piece, std::uint64_t seen) {
   for (;;) {
-    for (int i = 0; i < kSpinRounds && generation_.load(std::memory_order_acquire) == seen; ++i) relax();
+    spinWhile([&] { return generation_.load(std::memory_order_acquire) == seen; });
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });

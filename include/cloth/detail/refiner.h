@@ -16,6 +16,7 @@
 #include "cloth/detail/surface_mesh.h"
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/collider.h"
+#include "cloth/sim/parallel.h"
 
 namespace cloth::detail {
 
@@ -31,7 +32,7 @@ struct SurfaceClearance {
 /// key nodes rest on (across the edge of a table, into a ball). Moves every vertex closer than
 /// `clearance` to a collider, or inside it down to one key spacing deep, out to `clearance`.
 SurfaceClearance keepOutside(SurfaceMesh& surface, std::span<const sim::Collider> colliders, double clearance,
-                             double keySpacing);
+                             double keySpacing, sim::Workers* workers = nullptr);
 
 class Refiner {
  public:
@@ -44,6 +45,10 @@ class Refiner {
   /// wrinkle height (m) they give. Does not move vertices.
   void modulate(const sim::Cloth& cloth, const HadapSettings& settings, double time, SurfaceMesh& out);
 
+  /// Threads the refinement's loops share (0: one per core); the surface is the same on any count.
+  void setThreads(int threads) { workers_.resize(threads); }
+  /// The refiner's threads, for keepOutside on the surface it built.
+  sim::Workers& workers() { return workers_; }
   /// Hadap state (coefficients, modulation), for inspection and pattern changes.
   HadapWrinkles& hadap() { return hadap_; }
   const HadapWrinkles& hadap() const { return hadap_; }
@@ -55,13 +60,15 @@ class Refiner {
   void splineSurface(bool wrinkled, bool normals, const DetailSettings& settings, SurfaceMesh& out);
   void computeStrain(const sim::Cloth& cloth, SurfaceMesh& out);
   void samplePatterns(const SurfaceMesh& out, float tiles);
+  template <class Body>
+  void forEachVertex(const SurfaceMesh& out, Body body);
 
   int refine_ = 0;
   int keyNu_ = 0, keyNv_ = 0;
   std::vector<glm::vec3> keyX_, keyN_;         // key positions and normals
   std::vector<float> restU_, restV_;           // rest length of each key segment along u and v
   std::vector<glm::vec3> frameX_, frameN_;     // first-pass result
-  std::vector<float> segmentRest_;             // rest lengths along the curve being evaluated
+  std::vector<float> columnRest_;              // rest lengths along each render column's curve
   std::vector<std::array<float, 4>> weights_;  // Catmull-Rom weights of the r samples of a segment
   std::vector<float> keyStrain_;               // per key vertex
   std::vector<glm::vec2> areaRatioSum_;        // per key vertex: (sum of area ratios, triangle count)
@@ -69,6 +76,7 @@ class Refiner {
   float sampledTiles_ = -1;
   int sampledRevision_ = -1;
   HadapWrinkles hadap_;
+  sim::Workers workers_{1};
 };
 
 }  // namespace cloth::detail

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
@@ -209,22 +210,32 @@ std::optional<SurfacePoint> meshContact(const Collider& c, const Vec3& from, con
 }
 
 int pushOutside(std::span<const Collider> colliders, Real clearance, Real reach, std::span<glm::vec3> points,
-                Real* deepest) {
+                Real* deepest, Workers* workers) {
   int moved = 0;
   Real lowest = std::numeric_limits<Real>::infinity();
+  std::mutex merge;  // a count and a minimum: the same whatever order the pieces merge in
   for (const Collider& c : colliders) {
     if (c.shape == ColliderShape::Capsule) continue;
     const Aabb near = colliderBounds(c, reach);
-    for (glm::vec3& point : points) {
-      const Vec3 p(point);
-      if (!near.contains(p)) continue;
-      const SurfacePoint s = closestSurface(c, p, reach);
-      if (!std::isfinite(s.distance) || s.distance < -reach) continue;
-      lowest = std::min(lowest, s.distance);
-      if (s.distance >= clearance) continue;
-      point = glm::vec3(p + (clearance - s.distance) * s.normal);
-      ++moved;
-    }
+    // A mesh's queries share its scratch (collision_mesh.h): one thread for those.
+    Workers* split = c.shape == ColliderShape::Mesh ? nullptr : workers;
+    parallelFor(split, points.size(), 4096, [&](std::size_t first, std::size_t last) {
+      int pieceMoved = 0;
+      Real pieceLowest = std::numeric_limits<Real>::infinity();
+      for (glm::vec3& point : points.subspan(first, last - first)) {
+        const Vec3 p(point);
+        if (!near.contains(p)) continue;
+        const SurfacePoint s = closestSurface(c, p, reach);
+        if (!std::isfinite(s.distance) || s.distance < -reach) continue;
+        pieceLowest = std::min(pieceLowest, s.distance);
+        if (s.distance >= clearance) continue;
+        point = glm::vec3(p + (clearance - s.distance) * s.normal);
+        ++pieceMoved;
+      }
+      const std::lock_guard lock(merge);
+      moved += pieceMoved;
+      lowest = std::min(lowest, pieceLowest);
+    });
   }
   if (deepest && std::isfinite(lowest)) *deepest = lowest;
   return moved;

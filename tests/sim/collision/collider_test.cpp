@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <random>
+
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/collision/collider.h"
@@ -196,4 +198,24 @@ TEST_CASE("collider: a pole moves as a pinned node does, and thins to leave the 
   CHECK(placed.radius == Approx(0.012));                              // 5 cm spacing: room for it
   CHECK(placePole(pole, m, 0, 0.02, 0.005).radius == Approx(0.005));  // 2 cm: 1 cm - 0.5 cm
   CHECK(placePole(pole, m, 0, 0.005, 0.005).radius == 0);             // 100^2 flag: a line
+}
+
+TEST_CASE("collider: pushOutside on two threads moves the same points as on one, a mesh's among them") {
+  const std::vector<Collider> colliders{
+      Collider::sphere(Vec3(0, 0.5, 0), 0.3),
+      Collider::meshOf(std::make_shared<const CollisionMesh>(makeIcosphere(0.3, 3))),
+      Collider::plane(Vec3(0), Vec3(0, 1, 0))};
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-0.5f, 0.9f);
+  std::vector<glm::vec3> points(30000);
+  for (glm::vec3& p : points) p = glm::vec3(u(rng), u(rng), u(rng));
+  std::vector<glm::vec3> serial = points, parallel = points;
+  Real deepSerial = 0, deepParallel = 0;
+  Workers two(2);
+  const int movedSerial = pushOutside(colliders, 0.01, 0.1, serial, &deepSerial);
+  const int movedParallel = pushOutside(colliders, 0.01, 0.1, parallel, &deepParallel, &two);
+  CHECK(movedSerial > 1000);
+  CHECK(movedParallel == movedSerial);
+  CHECK(deepParallel == deepSerial);
+  CHECK(parallel == serial);
 }

@@ -10,6 +10,7 @@
 #include "cloth/sim/collision/aabb.h"
 #include "cloth/sim/collision/collision_mesh.h"
 #include "cloth/sim/kinematics.h"
+#include "cloth/sim/parallel.h"
 #include "cloth/sim/settings.h"
 
 namespace cloth::sim {
@@ -80,9 +81,9 @@ std::optional<SurfacePoint> meshContact(const Collider& c, const Vec3& from, con
 /// deep) out to `clearance`: for a render surface refined from key nodes that only the key nodes
 /// kept outside. Capsules are left out: a flag's pole holds its pinned edge on the axis. Returns how
 /// many points moved; `deepest` receives the smallest signed distance
-/// found before moving (m), if any point was within reach.
+/// found before moving (m), if any point was within reach. Points are split over `workers`.
 int pushOutside(std::span<const Collider> colliders, Real clearance, Real reach, std::span<glm::vec3> points,
-                Real* deepest = nullptr);
+                Real* deepest = nullptr, Workers* workers = nullptr);
 
 /// Box that holds every point within `margin` of the collider's solid (unbounded for tilted planes).
 Aabb colliderBounds(const Collider& c, Real margin);
