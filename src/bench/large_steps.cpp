@@ -155,8 +155,8 @@ std::vector<LargeStepRow> fineFlag(int g, double seconds) {
                            std::to_string(r.flutter.dominantHz).substr(0, 4) + " Hz, " +
                            std::to_string(r.flutter.peakToPeak).substr(0, 4) + " m peak to peak)";
   return {{name + ": largest strain after 1 s (tau = 0.1)", r.strain, "", 0.1 + 1e-3, true},
-          {name + ": wall seconds per simulated second", r.secondsPerSecond, "s", 0.5, true},
-          {name + ": the same on one thread", serial.secondsPerSecond, "s", 0, true, true}};
+          {name + ": wall seconds per simulated second", r.secondsPerSecond, "s", 0.5, true, false, true},
+          {name + ": the same on one thread", serial.secondsPerSecond, "s", 0, true, true, true}};
 }
 
 // The hanging curtain on a fine grid at one step per 60 Hz frame.
@@ -164,8 +164,13 @@ LargeStepRow fineHanging(int g, const char* how, std::initializer_list<const cha
   config::Settings s = scene("hang-vertical", assignments);
   (void)config::applyAssignment(s, ("grid=" + std::to_string(g) + "x" + std::to_string(g)).c_str());
   const Run r = run(s, 1.0);
-  return {"hang-vertical at " + std::to_string(g) + "^2, h = 1/60 s, " + how + ": ms per step", r.msPerStep,
-          "ms", 1, true};
+  return {"hang-vertical at " + std::to_string(g) + "^2, h = 1/60 s, " + how + ": ms per step",
+          r.msPerStep,
+          "ms",
+          1,
+          true,
+          false,
+          true};
 }
 
 // Folding: a horizontal cloth held at two corners falls; its drop in 0.4 s against the exact reference.
@@ -178,6 +183,28 @@ LargeStepRow folding(const char* how, std::initializer_list<const char*> assignm
   return {std::string("hang-horizontal folding at 1/60 s, ") + how + ": drop in 0.4 s / exact at 1 ms (" +
               std::to_string(r.msPerStep).substr(0, 5) + " ms per step)",
           100 * ratio, "%", 95, false};
+}
+
+// The hanging curtain's cost per simulated second with its default solver at growing grids, against
+// 100x Blender's (5.45 s at 100^2), and how it grows with the node count n.
+std::vector<LargeStepRow> hangingCost(const std::vector<int>& grids) {
+  std::vector<LargeStepRow> rows;
+  std::vector<double> nodes, costs;
+  for (int g : grids) {
+    const Run r =
+        run(scene("hang-vertical", {("grid=" + std::to_string(g) + "x" + std::to_string(g)).c_str()}), 1.0);
+    const double perSecond = r.msPerStep * 60;  // one 1/60 s step per simulated 1/60 s
+    nodes.push_back(double(g) * g), costs.push_back(perSecond);
+    const double target = g == 100 ? 55 : g == 200 ? 400 : 0;
+    rows.push_back(
+        {"hang-vertical at " + std::to_string(g) + "^2, the scene's default: ms per simulated second",
+         perSecond, "ms", target, true, target == 0, true});
+  }
+  const double growth = std::log(costs.back() / costs.front()) / std::log(nodes.back() / nodes.front());
+  rows.push_back({"hang-vertical cost growth from " + std::to_string(grids.front()) + "^2 to " +
+                      std::to_string(grids.back()) + "^2: exponent of n",
+                  growth, "", 1.05, true, false, true});
+  return rows;
 }
 
 }  // namespace
@@ -203,6 +230,8 @@ std::vector<LargeStepRow> largeStepRows(bool quick) {
   rows.back().comparison = true;
   rows.push_back(fineHanging(fine, "exact Jacobian, multigrid CG (default), one thread", {"threads=1"}));
   rows.back().comparison = true;
+  for (const LargeStepRow& r : hangingCost(quick ? std::vector<int>{16, 32} : std::vector<int>{32, 100, 200}))
+    rows.push_back(r);
   return rows;
 }
 

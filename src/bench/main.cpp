@@ -125,6 +125,7 @@ json largeStepsTable(const Options& o) {
                    {"target", r.target},
                    {"at_most", r.atMost},
                    {"comparison", r.comparison},
+                   {"timing", r.timing},
                    {"met", r.met()}});
   }
   return out;
