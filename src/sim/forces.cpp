@@ -60,13 +60,13 @@ void computeForces(const Cloth& cloth, const SimParams& params, Real t, ForceWor
                    Workers* workers) {
   if (!work.incidence.fits(cloth)) work.incidence = springIncidence(cloth);
   springForceTerms(cloth, stiffnessOf(params.material), work, workers);
-  std::fill(f.begin(), f.end(), Vec3(0));
-  gatherSpringTerms(work.incidence, work.springTerm, f, workers);
   work.normals.resize(cloth.nodeCount());
   gridNormals<Vec3>(cloth.nu, cloth.nv, cloth.x, work.normals, Vec3(0), workers);
   if (work.areaShare.size() != cloth.nodeCount()) work.areaShare = nodeAreaShares(cloth);
   const Vec3 wind = windVelocityAt(params.wind, t);
   parallelFor(workers, f.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i)
+      f[i] = springTermSum(work.incidence, work.springTerm, i, Vec3(0));
     const std::size_t n = last - first;
     const auto part = [&](auto span) { return span.subspan(first, n); };
     addGravity(part(std::span<const Real>(cloth.mass)), params.gravity, part(f));

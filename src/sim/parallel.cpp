@@ -13,7 +13,7 @@ namespace {
 // How long a waiting thread spins before it sleeps: a step starts dozens of short loops in a row,
 // and waking a sleeping thread costs about as much as a whole loop over a 100^2 grid. It yields now
 // and then, so that another busy process (a second test, the renderer) gets the core meanwhile.
-constexpr auto kSpinTime = std::chrono::microseconds(300);
+constexpr auto kSpinTime = std::chrono::microseconds(2000);
 
 void relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -52,7 +52,9 @@ Workers& Workers::operator=(const Workers& other) {
 }
 
 int Workers::coreCount() {
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  // Asking the system costs a system call or two: every step asks, so ask once.
+  static const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return cores;
 }
 
 void Workers::resize(int threads) {

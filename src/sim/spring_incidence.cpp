@@ -19,14 +19,7 @@ SpringIncidence springIncidence(const Cloth& cloth) {
 void gatherSpringTerms(const SpringIncidence& incidence, std::span<const Vec3> term, std::span<Vec3> out,
                        Workers* workers) {
   parallelFor(workers, out.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
-    for (std::size_t i = first; i < last; ++i)
-      for (std::uint32_t e = incidence.start[i]; e < incidence.start[i + 1]; ++e) {
-        const std::uint32_t code = incidence.entry[e];
-        if (code & 1u)
-          out[i] -= term[code >> 1];
-        else
-          out[i] += term[code >> 1];
-      }
+    for (std::size_t i = first; i < last; ++i) out[i] = springTermSum(incidence, term, i, out[i]);
   });
 }
 

@@ -26,12 +26,25 @@ struct SpringIncidence {
 
 SpringIncidence springIncidence(const Cloth& cloth);
 
-/// out[i] += term[s] for every spring s starting at node i and -= term[s] for every one ending there,
-/// in ascending s: what `out[a] += term; out[b] -= term` over the springs in order gives.
+/// `sum` plus term[s] for every spring s starting at node i, minus term[s] for every one ending there,
+/// in ascending s: what `out[a] += term; out[b] -= term` over the springs in order adds to out[i].
+inline Vec3 springTermSum(const SpringIncidence& incidence, std::span<const Vec3> term, std::size_t i,
+                          Vec3 sum) {
+  for (std::uint32_t e = incidence.start[i]; e < incidence.start[i + 1]; ++e) {
+    const std::uint32_t code = incidence.entry[e];
+    if (code & 1u)
+      sum -= term[code >> 1];
+    else
+      sum += term[code >> 1];
+  }
+  return sum;
+}
+
+/// out[i] = springTermSum(..., out[i]) for every node.
 void gatherSpringTerms(const SpringIncidence& incidence, std::span<const Vec3> term, std::span<Vec3> out,
                        Workers* workers);
 
 /// Loop grain for per-node and per-spring loops: below it, a thread of its own does not pay.
-inline constexpr std::size_t kNodeGrain = 1024;
+inline constexpr std::size_t kNodeGrain = 4096;
 
 }  // namespace cloth::sim

@@ -53,10 +53,9 @@ void addSpringProducts(const Cloth& cloth, ImplicitCgWork& w, Real h, std::span<
     const Spring& sp = cloth.springs[s];
     w.springTerm[s] = h2 * (w.blocks[s] * (u[sp.a] - u[sp.b]));
   });
-  forEach(workers, out.size(), [&](std::size_t i) { out[i] = diagonal(i); });
-  gatherSpringTerms(w.incidence, w.springTerm, out, workers);
   forEach(workers, out.size(), [&](std::size_t i) {
-    if (cloth.kind[i] != NodeKind::Free) out[i] = Vec3(0);
+    out[i] =
+        cloth.kind[i] == NodeKind::Free ? springTermSum(w.incidence, w.springTerm, i, diagonal(i)) : Vec3(0);
   });
 }
 
