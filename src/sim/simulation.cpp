@@ -136,7 +136,8 @@ std::span<const Vec3> Simulation::implicitVelocityChange(Real h) {
     return cgWork_.dv;
   }
   if (s.solver == LinearSolver::Jacobi) {
-    approxImplicitVelocityChange(cloth_, graph_, h, damping, std::max(1, s.iterations), force_, approxWork_);
+    approxImplicitVelocityChange(cloth_, graph_, h, damping, std::max(1, s.iterations), force_, approxWork_,
+                                 &workers_);
   } else {
     const Multigrid::Report r =
         converged_.solve(cloth_, graph_, h, damping, s.cycles, s.tolerance, force_, approxWork_, &workers_);

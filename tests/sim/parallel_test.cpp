@@ -140,7 +140,8 @@ TEST_CASE("parallel: block Gauss-Seidel is Gauss-Seidel within a block and still
 }
 
 TEST_CASE(
-    "parallel: a 100^2 flag, curtain and Kang multigrid run give the same state on one thread and two") {
+    "parallel: a 100^2 flag, curtain, Kang multigrid and Kang eq. 10 run give the same state on one thread "
+    "and two") {
   const auto runOn = [](Scene scene, int threads) {
     scene.grid.nu = scene.grid.nv = 100;
     scene.params.solver.threads = threads;
@@ -152,7 +153,8 @@ TEST_CASE(
   kang.params.solver.integrator = Integrator::ApproxImplicit;
   kang.params.solver.solver = LinearSolver::Multigrid;
   kang.params.solver.h = 1.0 / 60;
-  for (const Scene& scene : {*findScene("flag"), *findScene("hang-vertical"), kang}) {
+  for (const Scene& scene :
+       {*findScene("flag"), *findScene("hang-vertical"), kang, *findScene("waving-flag")}) {
     INFO(scene.name << " " << name(scene.params.solver.integrator));
     const std::vector<Vec3> one = runOn(scene, 1), two = runOn(scene, 2);
     CHECK(one == two);

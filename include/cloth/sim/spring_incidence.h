@@ -44,7 +44,4 @@ inline Vec3 springTermSum(const SpringIncidence& incidence, std::span<const Vec3
 void gatherSpringTerms(const SpringIncidence& incidence, std::span<const Vec3> term, std::span<Vec3> out,
                        Workers* workers);
 
-/// Loop grain for per-node and per-spring loops: below it, a thread of its own does not pay.
-inline constexpr std::size_t kNodeGrain = 4096;
-
 }  // namespace cloth::sim

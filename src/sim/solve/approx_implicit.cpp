@@ -9,11 +9,23 @@
 
 namespace cloth::sim {
 
+namespace {
+
+// Runs body(i) for every node, split over the workers.
+template <class Body>
+void forEachNode(Workers* workers, std::size_t count, Body body) {
+  parallelFor(workers, count, kNodeGrain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) body(i);
+  });
+}
+
+}  // namespace
+
 void addKangViscosity(const SpringGraph& g, std::span<const Vec3> v, Real h, std::span<Vec3> force,
-                      std::span<Vec3> sum) {
-  neighbourSum(g, v, sum);
-  for (std::size_t i = 0; i < g.nodeCount(); ++i)
-    force[i] += h * (sum[i] - g.degree[i] * v[i]);  // Kang eq. 4
+                      std::span<Vec3> sum, Workers* workers) {
+  neighbourSum(g, v, sum, workers);
+  forEachNode(workers, g.nodeCount(),
+              [&](std::size_t i) { force[i] += h * (sum[i] - g.degree[i] * v[i]); });  // Kang eq. 4
 }
 
 void implicitDiagonal(std::span<const Real> mass, const SpringGraph& g, Real h, Real c, std::span<Real> d) {
@@ -21,17 +33,19 @@ void implicitDiagonal(std::span<const Real> mass, const SpringGraph& g, Real h, 
 }
 
 void kangFirstGuess(std::span<const NodeKind> kind, std::span<const Vec3> forceTilde, std::span<const Real> d,
-                    Real h, std::span<Vec3> dvStar) {
-  for (std::size_t i = 0; i < d.size(); ++i)
+                    Real h, std::span<Vec3> dvStar, Workers* workers) {
+  forEachNode(workers, d.size(), [&](std::size_t i) {
     dvStar[i] = kind[i] == NodeKind::Free ? h * forceTilde[i] / d[i] : Vec3(0);  // Kang eq. 9
+  });
 }
 
 void kangUpdate(const SpringGraph& g, std::span<const NodeKind> kind, std::span<const Vec3> forceTilde,
                 std::span<const Real> d, Real h, std::span<const Vec3> dvStar, std::span<Vec3> dv,
-                std::span<Vec3> sum) {
-  neighbourSum(g, dvStar, sum);
-  for (std::size_t i = 0; i < d.size(); ++i)
+                std::span<Vec3> sum, Workers* workers) {
+  neighbourSum(g, dvStar, sum, workers);
+  forEachNode(workers, d.size(), [&](std::size_t i) {
     dv[i] = kind[i] == NodeKind::Free ? (h * forceTilde[i] + h * h * sum[i]) / d[i] : Vec3(0);  // Kang eq. 10
+  });
 }
 
 Real implicitResidual(const SpringGraph& g, std::span<const NodeKind> kind, std::span<const Vec3> forceTilde,
@@ -55,15 +69,16 @@ void ApproxImplicitWork::resize(std::size_t nodes) {
 }
 
 void approxImplicitVelocityChange(const Cloth& cloth, const SpringGraph& g, Real h, Real airDamping,
-                                  int iterations, std::span<const Vec3> force, ApproxImplicitWork& w) {
+                                  int iterations, std::span<const Vec3> force, ApproxImplicitWork& w,
+                                  Workers* workers) {
   w.resize(cloth.nodeCount());
   std::copy(force.begin(), force.end(), w.forceTilde.begin());
-  addKangViscosity(g, cloth.v, h, w.forceTilde, w.sum);
+  addKangViscosity(g, cloth.v, h, w.forceTilde, w.sum, workers);
   implicitDiagonal(cloth.mass, g, h, airDamping, w.diagonal);
-  kangFirstGuess(cloth.kind, w.forceTilde, w.diagonal, h, w.dv);
+  kangFirstGuess(cloth.kind, w.forceTilde, w.diagonal, h, w.dv, workers);
   for (int it = 0; it < iterations; ++it) {
     std::swap(w.guess, w.dv);
-    kangUpdate(g, cloth.kind, w.forceTilde, w.diagonal, h, w.guess, w.dv, w.sum);
+    kangUpdate(g, cloth.kind, w.forceTilde, w.diagonal, h, w.guess, w.dv, w.sum, workers);
   }
 }
 
@@ -138,7 +153,7 @@ Multigrid::Report ConvergedVelocityChange::solve(const Cloth& cloth, const Sprin
   const Real hPrevious = h_;
   prepare(cloth, g, h, airDamping);
   std::copy(force.begin(), force.end(), w.forceTilde.begin());
-  addKangViscosity(g, cloth.v, h, w.forceTilde, w.sum);
+  addKangViscosity(g, cloth.v, h, w.forceTilde, w.sum, workers);
   rhs_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     rhs_[i] = cloth.kind[i] == NodeKind::Free ? h * w.forceTilde[i] : Vec3(0);

@@ -48,12 +48,14 @@ bool SpringGraph::builtFor(const Cloth& cloth, const Stiffness& k) const {
          builtStiffness_.bending == k.bending;
 }
 
-void neighbourSum(const SpringGraph& g, std::span<const Vec3> u, std::span<Vec3> out) {
-  for (std::size_t i = 0; i < g.nodeCount(); ++i) {
-    Vec3 sum(0);
-    for (std::uint32_t e = g.start[i]; e < g.start[i + 1]; ++e) sum += g.weight[e] * u[g.neighbour[e]];
-    out[i] = sum;
-  }
+void neighbourSum(const SpringGraph& g, std::span<const Vec3> u, std::span<Vec3> out, Workers* workers) {
+  parallelFor(workers, g.nodeCount(), kNodeGrain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) {
+      Vec3 sum(0);
+      for (std::uint32_t e = g.start[i]; e < g.start[i + 1]; ++e) sum += g.weight[e] * u[g.neighbour[e]];
+      out[i] = sum;
+    }
+  });
 }
 
 }  // namespace cloth::sim

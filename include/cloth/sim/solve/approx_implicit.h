@@ -24,7 +24,7 @@ namespace cloth::sim {
 /// Kang eq. 4: F~_i = F_i + h sum_j k_ij (v_j - v_i), the viscosity force h H v of eq. 3. `sum` is
 /// scratch.
 void addKangViscosity(const SpringGraph& g, std::span<const Vec3> v, Real h, std::span<Vec3> force,
-                      std::span<Vec3> sum);
+                      std::span<Vec3> sum, Workers* workers = nullptr);
 
 /// d_i = m_i + h c + h^2 sum_j k_ij (kg): the system's diagonal, eq. 7's denominator with global air
 /// damping c (N s/m) treated implicitly too.
@@ -32,13 +32,13 @@ void implicitDiagonal(std::span<const Real> mass, const SpringGraph& g, Real h, 
 
 /// Kang eq. 9: dv*_i = h F~_i / d_i; zero on kinematic nodes, which move as prescribed.
 void kangFirstGuess(std::span<const NodeKind> kind, std::span<const Vec3> forceTilde, std::span<const Real> d,
-                    Real h, std::span<Vec3> dvStar);
+                    Real h, std::span<Vec3> dvStar, Workers* workers = nullptr);
 
 /// Kang eq. 10 with per-spring stiffness: dv_i = (h F~_i + h^2 sum_j k_ij dv*_j) / d_i; zero on
 /// kinematic nodes (whose dv* is zero too, so they pass nothing on). `sum` is scratch.
 void kangUpdate(const SpringGraph& g, std::span<const NodeKind> kind, std::span<const Vec3> forceTilde,
                 std::span<const Real> d, Real h, std::span<const Vec3> dvStar, std::span<Vec3> dv,
-                std::span<Vec3> sum);
+                std::span<Vec3> sum, Workers* workers = nullptr);
 
 /// Norm over free nodes of h F~ - (d dv - h^2 sum_j k_ij dv_j): how far dv is from solving the system.
 Real implicitResidual(const SpringGraph& g, std::span<const NodeKind> kind, std::span<const Vec3> forceTilde,
@@ -56,7 +56,8 @@ struct ApproxImplicitWork {
 /// The velocity change of one step for the total force F: F~ by eq. 4, the guess of eq. 9, then
 /// `iterations` >= 1 of eq. 10, each from the previous result (1 = Kang). Result in work.dv.
 void approxImplicitVelocityChange(const Cloth& cloth, const SpringGraph& g, Real h, Real airDamping,
-                                  int iterations, std::span<const Vec3> force, ApproxImplicitWork& work);
+                                  int iterations, std::span<const Vec3> force, ApproxImplicitWork& work,
+                                  Workers* workers = nullptr);
 
 /// Kang's ratio r = h^2 sum_j k_ij / m_i of how stiff a node's springs are against its inertia at
 /// step h: the cloth's mean over free nodes, and its largest.

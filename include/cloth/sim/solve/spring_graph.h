@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cloth/sim/cloth.h"
+#include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
 
@@ -29,7 +30,8 @@ struct SpringGraph {
   std::size_t builtSprings_ = 0;
 };
 
-/// out_i = sum_j k_ij u_j over the neighbours j of every node i.
-void neighbourSum(const SpringGraph& g, std::span<const Vec3> u, std::span<Vec3> out);
+/// out_i = sum_j k_ij u_j over the neighbours j of every node i, the nodes split over `workers`.
+void neighbourSum(const SpringGraph& g, std::span<const Vec3> u, std::span<Vec3> out,
+                  Workers* workers = nullptr);
 
 }  // namespace cloth::sim
