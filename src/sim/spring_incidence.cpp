@@ -16,11 +16,4 @@ SpringIncidence springIncidence(const Cloth& cloth) {
   return in;
 }
 
-void gatherSpringTerms(const SpringIncidence& incidence, std::span<const Vec3> term, std::span<Vec3> out,
-                       Workers* workers) {
-  parallelFor(workers, out.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
-    for (std::size_t i = first; i < last; ++i) out[i] = springTermSum(incidence, term, i, out[i]);
-  });
-}
-
 }  // namespace cloth::sim

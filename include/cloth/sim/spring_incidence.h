@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "cloth/sim/cloth.h"
-#include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
 
@@ -39,9 +38,5 @@ inline Vec3 springTermSum(const SpringIncidence& incidence, std::span<const Vec3
   }
   return sum;
 }
-
-/// out[i] = springTermSum(..., out[i]) for every node.
-void gatherSpringTerms(const SpringIncidence& incidence, std::span<const Vec3> term, std::span<Vec3> out,
-                       Workers* workers);
 
 }  // namespace cloth::sim
