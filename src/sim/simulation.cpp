@@ -86,7 +86,8 @@ void Simulation::guardedSubstep(Real h) {
 // One solver step: kinematics -> forces and integration -> collisions -> stretch limit -> collisions,
 // the last two repeated (at most kContactRounds times) while the collisions still move nodes. The
 // stretch limit moves nodes resting on a collider only along or off it; the collision pass after it
-// catches a free node it pulled into one. At a sharp edge, a few rounds make the two agree.
+// catches a free node it pulled into one. At a sharp edge, a few rounds make the two agree. The
+// cloth's contacts with itself come last (collideWithSelf).
 void Simulation::substep(Real h) {
   xStart_ = cloth_.x;
   vStart_ = cloth_.v;
@@ -99,6 +100,7 @@ void Simulation::substep(Real h) {
     limitStretch(h);
     if (collide(Friction::Off) == 0) break;
   }
+  if (params_.collision.selfCollision) collideWithSelf(h);
   time_ += h;
 }
 
@@ -173,27 +175,34 @@ void Simulation::refitTree(Real margin) {
   tree_.refit(cloth_.x, margin);
 }
 
-// Resolves contacts with the colliders, then (once a step) the cloth's with itself, where a node
-// resting on a collider is not pushed into it; returns how many nodes it moved.
+// Resolves contacts with the colliders, noting each contact's normal (contactNormal_) so that later
+// moves do not push a node resting on a collider into it; returns how many nodes it moved.
 int Simulation::collide(Friction friction) {
-  const CollisionSettings& c = params_.collision;
   std::fill(contactNormal_.begin(), contactNormal_.end(), Vec3(0));
+  if (colliders_.empty()) return 0;
   int moved = 0;
-  if (!colliders_.empty()) {
-    refitTree(0);
-    for (const Collider& collider : colliders_)
-      moved += collider.shape == ColliderShape::Mesh ? collideWithMesh(collider, friction)
-                                                     : collideWithShape(collider, friction);
-    moved += collideWithFeatures(friction);
-  }
-  if (c.selfCollision && friction == Friction::On) {  // the rounds after it are for the colliders
-    refitTree(0);
-    const int contacts =
-        resolveSelfCollisions(cloth_, xStart_, tree_, clothEdges_, c.thickness, contactNormal_, selfScratch_);
-    report_.selfContacts += contacts;
-    moved += contacts;
-  }
-  return moved;
+  refitTree(0);
+  for (const Collider& collider : colliders_)
+    moved += collider.shape == ColliderShape::Mesh ? collideWithMesh(collider, friction)
+                                                   : collideWithShape(collider, friction);
+  return moved + collideWithFeatures(friction);
+}
+
+// The cloth against itself, last, after every other move: layers closer than the thickness pushed
+// apart (self_collision.h), the colliders once more for what that pushed into them, then the step
+// made sure to be free of the cloth passing through itself (self_impacts.h).
+void Simulation::collideWithSelf(Real h) {
+  const Real thickness = params_.collision.thickness;
+  refitTree(0);
+  report_.selfContacts +=
+      resolveSelfCollisions(cloth_, xStart_, tree_, clothEdges_, thickness, contactNormal_, selfScratch_);
+  if (!colliders_.empty()) collide(Friction::Off);
+  const SelfImpactSettings s{
+      .tolerance = 0.01 * thickness, .separation = 0.1 * thickness, .reach = thickness, .passes = 8, .h = h};
+  const SelfImpactReport r =
+      resolveSelfImpacts(cloth_, xStart_, clothEdges_, contactNormal_, s, tree_, impactScratch_);
+  report_.selfImpacts += r.impacts;
+  report_.selfHeldNodes += r.heldNodes;
 }
 
 // Every node in reach of an analytic collider (sphere, plane, box, capsule), found through the cloth's tree.

@@ -11,6 +11,7 @@
 #include "cloth/sim/collision/collider.h"
 #include "cloth/sim/collision/feature_contacts.h"
 #include "cloth/sim/collision/self_collision.h"
+#include "cloth/sim/collision/self_impacts.h"
 #include "cloth/sim/forces.h"
 #include "cloth/sim/kinematics.h"
 #include "cloth/sim/parallel.h"
@@ -33,6 +34,8 @@ struct StepReport {
   double solverResidual = 0;  ///< relative residual of the last multigrid solve
   int colliderContacts = 0;
   int selfContacts = 0;
+  int selfImpacts = 0;      ///< pairs found passing through each other in the step and pushed back
+  int selfHeldNodes = 0;    ///< nodes the self-impact fail-safe sent back to their step's start
   int featureContacts = 0;  ///< collider corners and edges against cloth triangles and edges
   int recoveries = 0;       ///< sub-steps the guard undid (non-finite or runaway state)
   std::string refused;      ///< why the step did not run (invalid parameters), else empty
@@ -106,6 +109,7 @@ class Simulation {
   void placeFeatures();
   void placePoles(Real t);
   void refitTree(Real margin);
+  void collideWithSelf(Real h);
 
   Cloth cloth_;
   SimParams params_;
@@ -136,6 +140,7 @@ class Simulation {
   ConvergedVelocityChange converged_;
   ImplicitCgWork cgWork_;
   SelfCollisionScratch selfScratch_;
+  SelfImpactScratch impactScratch_;
   ProvotList provotList_;
   std::vector<NodeKind> provotListFor_;  ///< the node kinds provotList_ was ordered for
   bool provotListOutward_ = false;

@@ -74,7 +74,9 @@ void AabbTree::collectLeafVertices(std::span<const Triangle> triangles) {
   }
 }
 
-void AabbTree::refit(std::span<const Vec3> x, Real margin) {
+// growLeaf(box, vertex) adds a leaf vertex to its box.
+template <class GrowLeaf>
+void AabbTree::refitWith(GrowLeaf growLeaf, Real margin) {
   margin_ = margin;
   // Children always follow their parent in nodes_, so a reverse sweep sees children first.
   for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
@@ -82,8 +84,33 @@ void AabbTree::refit(std::span<const Vec3> x, Real margin) {
     if (node.left < 0) {
       Aabb b;
       for (std::uint32_t k = leafVertexStart_[node.leaf]; k < leafVertexStart_[node.leaf + 1]; ++k)
-        b.grow(x[leafVertices_[k]]);
+        growLeaf(b, leafVertices_[k]);
       node.box = b.inflated(margin);
+    } else {
+      node.box = nodes_[node.left].box;
+      node.box.grow(nodes_[node.right].box);
+    }
+  }
+}
+
+void AabbTree::refit(std::span<const Vec3> x, Real margin) {
+  refitWith([&](Aabb& b, NodeIndex v) { b.grow(x[v]); }, margin);
+}
+
+void AabbTree::refitSwept(std::span<const Vec3> x0, std::span<const Vec3> x1,
+                          std::span<const Triangle> triangles, Real margin) {
+  margin_ = margin;
+  sweptBoxes_.resize(order_.size());
+  for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
+    Node& node = nodes_[static_cast<std::size_t>(n)];
+    if (node.left < 0) {
+      node.box = Aabb{};
+      for (int i = node.first; i < node.first + node.count; ++i) {
+        Aabb b = triangleBox(x0, triangles[order_[i]]);
+        b.grow(triangleBox(x1, triangles[order_[i]]));
+        sweptBoxes_[i] = b.inflated(margin);
+        node.box.grow(sweptBoxes_[i]);
+      }
     } else {
       node.box = nodes_[node.left].box;
       node.box.grow(nodes_[node.right].box);
@@ -119,6 +146,14 @@ void AabbTree::overlapping(const Aabb& box, std::span<const Vec3> x, std::span<c
                      ++i)  // leaves are small: boxes on demand
                   if (triangleBox(x, triangles[order_[i]]).inflated(margin_).overlaps(box))
                     out.push_back(order_[i]);
+              });
+}
+
+void AabbTree::overlappingSwept(const Aabb& box, std::vector<int>& out) const {
+  visitLeaves([&](const Aabb& b) { return b.overlaps(box); },
+              [&](const Node& node) {
+                for (int i = node.first; i < node.first + node.count; ++i)
+                  if (sweptBoxes_[i].overlaps(box)) out.push_back(order_[i]);
               });
 }
 

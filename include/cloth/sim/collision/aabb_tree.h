@@ -30,10 +30,18 @@ class AabbTree {
   /// by `margin` (m).
   void refit(std::span<const Vec3> x, Real margin = 0);
 
+  /// Refit for a motion: every triangle's box holds it at both x0 and x1 (the start and end of a
+  /// step, moving in straight lines), inflated by `margin` (m). `triangles` are those given to build.
+  void refitSwept(std::span<const Vec3> x0, std::span<const Vec3> x1, std::span<const Triangle> triangles,
+                  Real margin);
+
   /// Appends to `out` the index of every triangle whose box, inflated by the refit margin, overlaps
   /// `box`. x and triangles must be those of the last refit.
   void overlapping(const Aabb& box, std::span<const Vec3> x, std::span<const Triangle> triangles,
                    std::vector<int>& out) const;
+
+  /// After refitSwept(): appends to `out` every triangle whose swept box overlaps `box`.
+  void overlappingSwept(const Aabb& box, std::vector<int>& out) const;
 
   /// Appends to `out` every vertex (of the triangles given to build) that lies in `box`, at the
   /// positions x of the last refit; a vertex shared by several leaves can appear more than once.
@@ -57,6 +65,8 @@ class AabbTree {
   };
   template <class Enter, class Leaf>
   void visitLeaves(Enter enter, Leaf leaf) const;
+  template <class GrowLeaf>
+  void refitWith(GrowLeaf growLeaf, Real margin);
   std::int32_t buildRange(std::span<const Vec3> centroids, int first, int count);
 
   std::vector<Node> nodes_;  ///< parents before children
@@ -66,7 +76,8 @@ class AabbTree {
   std::vector<std::uint32_t> leafVertexStart_;
   std::vector<NodeIndex> leafVertices_;
   void collectLeafVertices(std::span<const Triangle> triangles);
-  Real margin_ = 0;  ///< of the last refit
+  Real margin_ = 0;               ///< of the last refit
+  std::vector<Aabb> sweptBoxes_;  ///< refitSwept's triangle boxes, in order_'s order
 };
 
 }  // namespace cloth::sim

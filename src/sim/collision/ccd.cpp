@@ -1,0 +1,141 @@
+#include "cloth/sim/collision/ccd.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/sim/collision/aabb.h"
+
+namespace cloth::sim {
+namespace {
+
+constexpr int kBisections = 34;  // halves [0, 1] to below 1e-10 of the step
+
+Real cubicAt(const std::array<Real, 4>& c, Real t) {
+  return ((c[3] * t + c[2]) * t + c[1]) * t + c[0];
+}
+
+// Bisection of a bracketed root: f(lo) and f(hi) differ in sign (or one is zero).
+Real bisect(const std::array<Real, 4>& c, Real lo, Real hi) {
+  Real fLo = cubicAt(c, lo);
+  for (int i = 0; i < kBisections; ++i) {
+    const Real mid = 0.5 * (lo + hi), fMid = cubicAt(c, mid);
+    if ((fMid <= 0) == (fLo <= 0) && fMid != 0) {
+      lo = mid;
+      fLo = fMid;
+    } else {
+      hi = mid;
+    }
+  }
+  return 0.5 * (lo + hi);
+}
+
+// The cubic's turning points inside (0, 1), ascending, after 0 and before 1.
+int breakpoints(const std::array<Real, 4>& c, std::array<Real, 4>& out) {
+  int n = 0;
+  out[n++] = 0;
+  // derivative: c1 + 2 c2 t + 3 c3 t^2
+  const Real a = 3 * c[3], b = 2 * c[2], k = c[1];
+  Real turn[2];
+  int turns = 0;
+  if (std::abs(a) > 0) {
+    const Real disc = b * b - 4 * a * k;
+    if (disc >= 0) {
+      const Real s = std::sqrt(disc);
+      const Real q = -0.5 * (b + (b >= 0 ? s : -s));  // the stable pair of quadratic roots
+      if (q != 0) turn[turns++] = q / a;
+      if (q != 0) turn[turns++] = k / q;
+    }
+  } else if (b != 0) {
+    turn[turns++] = -k / b;
+  }
+  std::sort(turn, turn + turns);
+  for (int i = 0; i < turns; ++i)
+    if (turn[i] > 0 && turn[i] < 1) out[n++] = turn[i];
+  out[n++] = 1;
+  return n;
+}
+
+// Orients n to point from the second primitive to the side the first came from: by their separation
+// at the step's start, or, when they touched already, against their approach.
+Vec3 orientedNormal(const MovingQuad& q, const std::array<Real, 4>& w, Vec3 n) {
+  Vec3 start(0), move(0);
+  for (int k = 0; k < 4; ++k) {
+    start += w[k] * q.x0[k];
+    move += w[k] * (q.x1[k] - q.x0[k]);
+  }
+  const Real side = glm::dot(n, start);
+  if (side < 0 || (side == 0 && glm::dot(n, move) > 0)) n = -n;
+  return n;
+}
+
+template <class Touch>
+std::optional<Impact> firstImpact(const MovingQuad& q, const std::array<int, 4>& order, Touch touch) {
+  const std::array<Real, 4> c = coplanarityCubic(q, order);
+  std::array<Real, 3> roots{};
+  const int count = cubicRootsInUnitInterval(c[0], c[1], c[2], c[3], roots);
+  for (int i = 0; i < count; ++i)
+    if (std::optional<Impact> hit = touch(roots[i])) return hit;
+  // Ending in contact without crossing (a layer laid flat onto another, as a floor does): touching too.
+  if (count == 0 || roots[count - 1] < 1) return touch(1);
+  return std::nullopt;
+}
+
+}  // namespace
+
+int cubicRootsInUnitInterval(Real c0, Real c1, Real c2, Real c3, std::array<Real, 3>& roots) {
+  const std::array<Real, 4> c{c0, c1, c2, c3};
+  std::array<Real, 4> at{};
+  const int n = breakpoints(c, at);
+  int count = 0;
+  for (int i = 0; i + 1 < n && count < 3; ++i) {
+    const Real fLo = cubicAt(c, at[i]), fHi = cubicAt(c, at[i + 1]);
+    if (fLo == 0 && i > 0) continue;  // found as the previous interval's upper end
+    if ((fLo <= 0 && fHi >= 0) || (fLo >= 0 && fHi <= 0))
+      roots[count++] = fLo == 0 ? at[i] : fHi == 0 ? at[i + 1] : bisect(c, at[i], at[i + 1]);
+  }
+  return count;
+}
+
+std::array<Real, 4> coplanarityCubic(const MovingQuad& q, const std::array<int, 4>& order) {
+  const Vec3 &o0 = q.x0[order[0]], &o1 = q.x1[order[0]];
+  const Vec3 e1 = q.x0[order[1]] - o0, e2 = q.x0[order[2]] - o0, e3 = q.x0[order[3]] - o0;
+  const Vec3 d1 = (q.x1[order[1]] - o1) - e1, d2 = (q.x1[order[2]] - o1) - e2,
+             d3 = (q.x1[order[3]] - o1) - e3;
+  const Vec3 e12 = glm::cross(e1, e2), mixed = glm::cross(e1, d2) + glm::cross(d1, e2),
+             d12 = glm::cross(d1, d2);
+  return {glm::dot(e12, e3), glm::dot(e12, d3) + glm::dot(mixed, e3), glm::dot(mixed, d3) + glm::dot(d12, e3),
+          glm::dot(d12, d3)};
+}
+
+std::optional<Impact> vertexTriangleImpact(const MovingQuad& q, Real tolerance) {
+  return firstImpact(q, {1, 2, 3, 0}, [&](Real t) -> std::optional<Impact> {
+    const Vec3 p = q.at(0, t), a = q.at(1, t), b = q.at(2, t), c = q.at(3, t);
+    Vec3 bary;
+    const Vec3 closest = closestPointOnTriangle(p, a, b, c, bary);
+    if (glm::length(p - closest) > tolerance) return std::nullopt;
+    Vec3 n = glm::cross(b - a, c - a);
+    const Real len = glm::length(n);
+    if (!(len > 0)) return std::nullopt;  // a degenerate triangle has no side to keep
+    const std::array<Real, 4> w{1, -bary.x, -bary.y, -bary.z};
+    return Impact{t, w, orientedNormal(q, w, n / len)};
+  });
+}
+
+std::optional<Impact> edgeEdgeImpact(const MovingQuad& q, Real tolerance) {
+  return firstImpact(q, {0, 1, 2, 3}, [&](Real t) -> std::optional<Impact> {
+    const Vec3 a = q.at(0, t), b = q.at(1, t), c = q.at(2, t), d = q.at(3, t);
+    const auto [u, v] = closestSegmentParameters(a, b, c, d);
+    if (!(u >= 0 && u <= 1 && v >= 0 && v <= 1)) return std::nullopt;  // parallel, or beyond an end
+    const Vec3 pa = a + u * (b - a), pc = c + v * (d - c);
+    if (glm::length(pa - pc) > tolerance) return std::nullopt;
+    Vec3 n = glm::cross(b - a, d - c);
+    const Real len = glm::length(n);
+    if (!(len > 0)) return std::nullopt;
+    const std::array<Real, 4> w{1 - u, u, -(1 - v), -v};
+    return Impact{t, w, orientedNormal(q, w, n / len)};
+  });
+}
+
+}  // namespace cloth::sim
