@@ -200,7 +200,7 @@ void Simulation::collideWithSelf(Real h) {
   const SelfImpactSettings s{
       .tolerance = 0.01 * thickness, .separation = 0.1 * thickness, .reach = thickness, .passes = 8, .h = h};
   const SelfImpactReport r =
-      resolveSelfImpacts(cloth_, xStart_, clothEdges_, contactNormal_, s, tree_, impactScratch_);
+      resolveSelfImpacts(cloth_, xStart_, clothEdges_, contactNormal_, s, tree_, impactScratch_, &workers_);
   report_.selfImpacts += r.impacts;
   report_.selfHeldNodes += r.heldNodes;
 }

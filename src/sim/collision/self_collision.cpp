@@ -14,18 +14,10 @@ bool hasCorner(const Triangle& t, NodeIndex n) {
   return t.v[0] == n || t.v[1] == n || t.v[2] == n;
 }
 
-Real moved(const Cloth& c, std::span<const Vec3> xStart, NodeIndex n) {
-  return glm::length(c.x[n] - xStart[n]);
-}
-
-// Where a node went in this step, as a box, grown by the thickness.
-Aabb sweptBox(const Cloth& c, std::span<const Vec3> xStart, std::initializer_list<NodeIndex> nodes,
-              Real margin) {
+// Where the nodes are, as a box grown by the thickness.
+Aabb boxAround(const Cloth& c, std::initializer_list<NodeIndex> nodes, Real margin) {
   Aabb b;
-  for (NodeIndex n : nodes) {
-    b.grow(c.x[n]);
-    b.grow(xStart[n]);
-  }
+  for (NodeIndex n : nodes) b.grow(c.x[n]);
   return b.inflated(margin);
 }
 
@@ -57,9 +49,9 @@ bool pushApart(Cloth& c, std::span<const Vec3> contactNormal, const std::array<N
   return true;
 }
 
-// Node p against triangle t (Bridson et al. 2002 §6.1, point-triangle), swept: the side p was on at
-// the step's start decides where it belongs, so a node carried through the cloth in one step is put
-// back, however far it went (as long as it is over the triangle and the plane did not turn over).
+// Node p against triangle t (Bridson et al. 2002 §6.1, point-triangle): the side p was on at the
+// step's start decides where it belongs. A node already through the triangle is left to the
+// continuous pass (self_impacts.h), which moves it back along its path rather than across.
 bool pointTriangle(Cloth& c, std::span<const Vec3> xStart, std::span<const Vec3> contactNormal, NodeIndex p,
                    const Triangle& t, Real thickness) {
   const Vec3 &a = c.x[t.v[0]], &b = c.x[t.v[1]], &d = c.x[t.v[2]];
@@ -73,16 +65,14 @@ bool pointTriangle(Cloth& c, std::span<const Vec3> xStart, std::span<const Vec3>
   const Vec3 q = closestPointOnTriangle(c.x[p], a, b, d, bary);
   const Real gap = glm::dot(c.x[p] - q, n);
   if (gap >= thickness) return false;
+  if (gap < 0) return false;                                          // through: not a proximity
   if (glm::length((c.x[p] - q) - gap * n) > thickness) return false;  // beside the triangle
-  const Real reach = thickness + moved(c, xStart, p) +
-                     std::max({moved(c, xStart, t.v[0]), moved(c, xStart, t.v[1]), moved(c, xStart, t.v[2])});
-  if (gap < -reach) return false;  // farther through than the step could carry it: not this step's
   return pushApart<1, 3>(c, contactNormal, {p}, {1}, {t.v[0], t.v[1], t.v[2]}, {bary.x, bary.y, bary.z}, n,
                          thickness - gap);
 }
 
-// Cloth edge e against cloth edge f (Bridson et al. 2002 §6.1, edge-edge), swept as pointTriangle:
-// the side of f that e's closest point was on at the step's start decides.
+// Cloth edge e against cloth edge f (Bridson et al. 2002 §6.1, edge-edge), as pointTriangle: the side
+// of f that e's closest point was on at the step's start decides.
 bool edgeEdge(Cloth& c, std::span<const Vec3> xStart, std::span<const Vec3> contactNormal,
               const std::array<NodeIndex, 2>& e, const std::array<NodeIndex, 2>& f, Real thickness) {
   const auto [u, w] = closestSegmentParameters(c.x[e[0]], c.x[e[1]], c.x[f[0]], c.x[f[1]]);
@@ -97,10 +87,7 @@ bool edgeEdge(Cloth& c, std::span<const Vec3> xStart, std::span<const Vec3> cont
   const Real side = glm::dot(at(xStart, e, u) - at(xStart, f, w), crStart) >= 0 ? 1 : -1;
   const Vec3 n = side * cr / crLen;  // from f towards the side e came from
   const Real gap = glm::dot(at(c.x, e, u) - at(c.x, f, w), n);
-  if (gap >= thickness) return false;
-  const Real reach = thickness + std::max({moved(c, xStart, e[0]), moved(c, xStart, e[1])}) +
-                     std::max({moved(c, xStart, f[0]), moved(c, xStart, f[1])});
-  if (gap < -reach) return false;
+  if (gap >= thickness || gap < 0) return false;
   return pushApart<2, 2>(c, contactNormal, e, {1 - u, u}, f, {1 - w, w}, n, thickness - gap);
 }
 
@@ -114,7 +101,7 @@ int pointTriangleContacts(Cloth& cloth, std::span<const Vec3> xStart, std::span<
   for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
     const auto p = static_cast<NodeIndex>(i);
     scratch.candidates.clear();
-    tree.overlapping(sweptBox(cloth, xStart, {p}, thickness), cloth.x, cloth.triangles, scratch.candidates);
+    tree.overlapping(boxAround(cloth, {p}, thickness), cloth.x, cloth.triangles, scratch.candidates);
     for (int t : scratch.candidates)
       if (!hasCorner(cloth.triangles[t], p))
         contacts += pointTriangle(cloth, xStart, contactNormal, p, cloth.triangles[t], thickness) ? 1 : 0;
@@ -130,8 +117,7 @@ int edgeEdgeContacts(Cloth& cloth, std::span<const Vec3> xStart, std::span<const
   for (std::size_t i = 0; i < edges.nodes.size(); ++i) {
     const std::array<NodeIndex, 2>& e = edges.nodes[i];
     scratch.candidates.clear();
-    tree.overlapping(sweptBox(cloth, xStart, {e[0], e[1]}, thickness), cloth.x, cloth.triangles,
-                     scratch.candidates);
+    tree.overlapping(boxAround(cloth, {e[0], e[1]}, thickness), cloth.x, cloth.triangles, scratch.candidates);
     if (++scratch.stamp == 0) {  // wrapped around: forget every old visit
       std::fill(scratch.edgeStamp.begin(), scratch.edgeStamp.end(), 0u);
       scratch.stamp = 1;

@@ -1,6 +1,8 @@
 #include "cloth/sim/collision/self_impacts.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include <glm/geometric.hpp>
 
@@ -11,8 +13,9 @@ namespace {
 
 constexpr int kMaxHoldRounds = 64;  // fail-safe rounds; each holds at least one more node
 
+constexpr std::size_t kPairBlock = 1024;  // nodes, edges or pairs per block of a parallel loop
+
 enum class Mode { Respond, Hold };
-enum class Kind : std::uint8_t { VertexTriangle, EdgeEdge };
 
 struct Pass {
   Cloth& cloth;
@@ -76,20 +79,28 @@ struct Pass {
     }
   }
 
-  // One pair: whether it collides in the step and ends closer than half the separation (a response
-  // leaves the whole of it, so rounding cannot find it again).
-  int visit(Kind kind, const std::array<NodeIndex, 4>& n, Mode mode) {
-    const MovingQuad q = quad(n);
-    const std::optional<Impact> hit =
-        kind == Kind::VertexTriangle ? vertexTriangleImpact(q, s.tolerance) : edgeEdgeImpact(q, s.tolerance);
+  // One pair's impact in the step, if it collides and ends closer than half the separation (a
+  // response leaves the whole of it, so rounding cannot find it again).
+  std::optional<std::pair<Impact, Real>> collides(const PairOf& pair) const {
+    const MovingQuad q = quad(pair.nodes);
+    const std::optional<Impact> hit = pair.kind == PairKind::VertexTriangle
+                                          ? vertexTriangleImpact(q, s.tolerance)
+                                          : edgeEdgeImpact(q, s.tolerance);
+    if (!hit) return std::nullopt;
+    const Real gap = endGap(pair.nodes, *hit);
+    if (gap >= 0.5 * s.separation) return std::nullopt;
+    return std::pair{*hit, gap};
+  }
+
+  // One pair: pushed apart (or, in the fail-safe, held) if it still collides; returns 1 if it did.
+  int visit(const PairOf& pair, Mode mode) {
+    const auto hit = collides(pair);
     if (!hit) return 0;
-    const Real gap = endGap(n, *hit);
-    if (gap >= 0.5 * s.separation) return 0;
     if (mode == Mode::Hold) {
-      hold(n);
+      hold(pair.nodes);
       return 1;
     }
-    if (!respond(n, *hit, gap)) report.settled = false;
+    if (!respond(pair.nodes, hit->first, hit->second)) report.settled = false;
     ++report.impacts;
     return 1;
   }
@@ -104,56 +115,95 @@ struct Pass {
   }
 
   // Every pair whose swept boxes, each grown by half the reach, overlap: all pairs that can meet
-  // while no node moves further than half the reach from where it is now.
-  void findPairs(AabbTree& tree, const ClothEdges& edges, Real reach) {
-    scratch.pairs.clear();
-    scratch.kinds.clear();
+  // while no node moves further than half the reach from where it is now. Blocks of nodes, then of
+  // edges, list their pairs apart and are joined in order: the same list on any thread count.
+  void findPairs(AabbTree& tree, const ClothEdges& edges, Real reach, Workers* workers) {
     tree.refitSwept(xStart, cloth.x, cloth.triangles, 0.5 * reach);
-    for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
-      const auto p = static_cast<NodeIndex>(i);
-      scratch.candidates.clear();
-      tree.overlappingSwept(sweptBox({p}, 0.5 * reach), scratch.candidates);
-      for (int t : scratch.candidates) {
-        const auto& v = cloth.triangles[t].v;
-        if (v[0] == p || v[1] == p || v[2] == p) continue;
-        scratch.pairs.push_back({p, v[0], v[1], v[2]});
-        scratch.kinds.push_back(static_cast<std::uint8_t>(Kind::VertexTriangle));
+    const std::size_t nodeBlocks = blockCount(cloth.nodeCount()), edgeBlocks = blockCount(edges.nodes.size());
+    scratch.blocks.resize(nodeBlocks + edgeBlocks);
+    parallelFor(workers, nodeBlocks + edgeBlocks, 1, [&](std::size_t first, std::size_t last) {
+      std::vector<int> candidates;
+      for (std::size_t b = first; b < last; ++b) {
+        std::vector<PairOf>& out = scratch.blocks[b];
+        out.clear();
+        if (b < nodeBlocks)
+          vertexTrianglePairs(tree, b * kPairBlock, std::min(cloth.nodeCount(), (b + 1) * kPairBlock), reach,
+                              candidates, out);
+        else
+          edgeEdgePairs(tree, edges, (b - nodeBlocks) * kPairBlock,
+                        std::min(edges.nodes.size(), (b - nodeBlocks + 1) * kPairBlock), reach, candidates,
+                        out);
       }
-    }
-    scratch.edgeStamp.resize(edges.nodes.size(), 0);
-    for (std::size_t i = 0; i < edges.nodes.size(); ++i) {
-      const std::array<NodeIndex, 2>& e = edges.nodes[i];
-      const Aabb box = sweptBox({e[0], e[1]}, 0.5 * reach);
-      scratch.candidates.clear();
-      tree.overlappingSwept(box, scratch.candidates);
-      if (++scratch.stamp == 0) {  // wrapped around: forget every old visit
-        std::fill(scratch.edgeStamp.begin(), scratch.edgeStamp.end(), 0u);
-        scratch.stamp = 1;
-      }
-      for (int t : scratch.candidates)
-        for (int j : edges.ofTriangle[t]) {
-          if (j <= static_cast<int>(i) || scratch.edgeStamp[j] == scratch.stamp) continue;  // each pair once
-          scratch.edgeStamp[j] = scratch.stamp;
-          const std::array<NodeIndex, 2>& f = edges.nodes[j];
-          if (e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
-          if (!box.overlaps(sweptBox({f[0], f[1]}, 0.5 * reach))) continue;
-          scratch.pairs.push_back({e[0], e[1], f[0], f[1]});
-          scratch.kinds.push_back(static_cast<std::uint8_t>(Kind::EdgeEdge));
-        }
-    }
+    });
+    scratch.pairs.clear();
+    for (const std::vector<PairOf>& block : scratch.blocks)
+      scratch.pairs.insert(scratch.pairs.end(), block.begin(), block.end());
     std::fill(scratch.drift.begin(), scratch.drift.end(), 0.0);
   }
 
+  static std::size_t blockCount(std::size_t items) { return (items + kPairBlock - 1) / kPairBlock; }
+
+  void vertexTrianglePairs(const AabbTree& tree, std::size_t begin, std::size_t end, Real reach,
+                           std::vector<int>& candidates, std::vector<PairOf>& out) const {
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto p = static_cast<NodeIndex>(i);
+      candidates.clear();
+      tree.overlappingSwept(sweptBox({p}, 0.5 * reach), candidates);
+      for (int t : candidates) {
+        const auto& v = cloth.triangles[t].v;
+        if (v[0] != p && v[1] != p && v[2] != p)
+          out.push_back({{p, v[0], v[1], v[2]}, PairKind::VertexTriangle});
+      }
+    }
+  }
+
+  // Each edge against the edges of the triangles near it that come after it in the list (each pair
+  // once; an edge of two such triangles once).
+  void edgeEdgePairs(const AabbTree& tree, const ClothEdges& edges, std::size_t begin, std::size_t end,
+                     Real reach, std::vector<int>& candidates, std::vector<PairOf>& out) const {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::array<NodeIndex, 2>& e = edges.nodes[i];
+      const Aabb box = sweptBox({e[0], e[1]}, 0.5 * reach);
+      candidates.clear();
+      tree.overlappingSwept(box, candidates);
+      std::vector<int> near;
+      for (int t : candidates)
+        for (int j : edges.ofTriangle[t])
+          if (j > static_cast<int>(i)) near.push_back(j);
+      std::sort(near.begin(), near.end());
+      near.erase(std::unique(near.begin(), near.end()), near.end());
+      for (int j : near) {
+        const std::array<NodeIndex, 2>& f = edges.nodes[j];
+        if (e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
+        if (box.overlaps(sweptBox({f[0], f[1]}, 0.5 * reach)))
+          out.push_back({{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge});
+      }
+    }
+  }
+
+  static bool moved(const std::vector<std::uint8_t>& flags, const std::array<NodeIndex, 4>& n) {
+    return flags[n[0]] | flags[n[1]] | flags[n[2]] | flags[n[3]];
+  }
+
   // Tests the pairs; after the first pass, only those with a node moved in the pass before (the
-  // others have the same paths as when they were last found clear).
-  int testPairs(Mode mode, bool all) {
+  // others have the same paths as when they were last found clear). The test runs first on every
+  // thread against the positions at the pass's start; then the pairs are visited in order, and a
+  // pair none of whose nodes an earlier visit moved keeps that answer: the result of one serial pass.
+  int testPairs(Mode mode, bool all, Workers* workers) {
+    enum : std::uint8_t { Skipped, Clear, Colliding };
+    scratch.flagged.assign(scratch.pairs.size(), Skipped);
+    parallelFor(workers, scratch.pairs.size(), kPairBlock, [&](std::size_t first, std::size_t last) {
+      for (std::size_t k = first; k < last; ++k) {
+        const PairOf& pair = scratch.pairs[k];
+        if (all || moved(scratch.movedBefore, pair.nodes))
+          scratch.flagged[k] = collides(pair) ? Colliding : Clear;
+      }
+    });
     int found = 0;
     for (std::size_t k = 0; k < scratch.pairs.size(); ++k) {
-      const std::array<NodeIndex, 4>& n = scratch.pairs[k];
-      if (!all && !(scratch.movedBefore[n[0]] | scratch.movedBefore[n[1]] | scratch.movedBefore[n[2]] |
-                    scratch.movedBefore[n[3]]))
-        continue;
-      found += visit(static_cast<Kind>(scratch.kinds[k]), n, mode);
+      const std::uint8_t flag = scratch.flagged[k];
+      if (flag == Colliding || (flag == Clear && moved(scratch.movedNow, scratch.pairs[k].nodes)))
+        found += visit(scratch.pairs[k], mode);
     }
     return found;
   }
@@ -174,7 +224,7 @@ void updateVelocities(Cloth& cloth, const SelfImpactScratch& scratch, Real h) {
 
 SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, const ClothEdges& edges,
                                     std::span<const Vec3> contactNormal, const SelfImpactSettings& settings,
-                                    AabbTree& tree, SelfImpactScratch& scratch) {
+                                    AabbTree& tree, SelfImpactScratch& scratch, Workers* workers) {
   SelfImpactReport report;
   const std::size_t n = cloth.nodeCount();
   scratch.xBefore = cloth.x;
@@ -185,10 +235,10 @@ SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, 
   Pass p{cloth, xStart, contactNormal, settings, scratch, report};
   bool fresh = true;
   for (int pass = 0; pass < settings.passes + kMaxHoldRounds; ++pass) {
-    if (fresh) p.findPairs(tree, edges, settings.reach);
+    if (fresh) p.findPairs(tree, edges, settings.reach, workers);
     const Mode mode = pass < settings.passes ? Mode::Respond : Mode::Hold;
     ++report.passes;
-    const int found = p.testPairs(mode, fresh);
+    const int found = p.testPairs(mode, fresh, workers);
     report.settled = found == 0;
     if (report.settled) break;
     std::swap(scratch.movedNow, scratch.movedBefore);

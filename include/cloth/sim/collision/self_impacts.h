@@ -13,6 +13,7 @@
 
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb_tree.h"
+#include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
 
@@ -31,14 +32,20 @@ struct SelfImpactReport {
   bool settled = true;  ///< false if pairs still collide (only pinned nodes could move)
 };
 
+enum class PairKind : std::uint8_t { VertexTriangle, EdgeEdge };
+
+/// A vertex-triangle pair (p, a, b, c) or an edge-edge pair (a, b) against (c, d).
+struct PairOf {
+  std::array<NodeIndex, 4> nodes;
+  PairKind kind;
+};
+
 struct SelfImpactScratch {
-  std::vector<int> candidates;
-  std::vector<std::array<NodeIndex, 4>> pairs;  ///< vertex-triangle (p, a, b, c) or edge-edge (a, b, c, d)
-  std::vector<std::uint8_t> kinds;
+  std::vector<PairOf> pairs;
+  std::vector<std::vector<PairOf>> blocks;  ///< pairs found by each block of nodes or edges
+  std::vector<std::uint8_t> flagged;        ///< pairs found colliding at a pass's start
   std::vector<std::uint8_t> movedNow, movedBefore;
   std::vector<Real> drift;  ///< how far each node moved since the pairs were found (m)
-  std::vector<std::uint32_t> edgeStamp;
-  std::uint32_t stamp = 0;
   std::vector<Vec3> xBefore;
   std::vector<std::uint8_t> held;
 };
@@ -46,9 +53,9 @@ struct SelfImpactScratch {
 /// Makes the step from xStart to cloth.x free of the cloth passing through itself: moves cloth.x (and
 /// changes cloth.v by each move / h; a held node stops). Pinned nodes never move; a node resting on a
 /// collider (`contactNormal`, one per node or empty, not zero) is not pushed into it. `tree` is refit
-/// here.
+/// here. The same result on any number of `workers` (null: the caller's thread alone).
 SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, const ClothEdges& edges,
                                     std::span<const Vec3> contactNormal, const SelfImpactSettings& settings,
-                                    AabbTree& tree, SelfImpactScratch& scratch);
+                                    AabbTree& tree, SelfImpactScratch& scratch, Workers* workers = nullptr);
 
 }  // namespace cloth::sim
