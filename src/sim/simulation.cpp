@@ -16,6 +16,7 @@ namespace {
 
 constexpr Real kMovedByContact = 1e-6;  // m: a node resting on a collider is moved by rounding only
 constexpr int kContactRounds = 3;       // stretch limit and contacts alternate until contacts move nothing
+constexpr int kSelfImpactRounds = 6;    // self-impacts, then the stretch limit on what they moved, and again
 
 }  // namespace
 
@@ -100,7 +101,8 @@ void Simulation::substep(Real h) {
     limitStretch(h);
     if (collide(Friction::Off) == 0) break;
   }
-  if (params_.collision.selfCollision) collideWithSelf(h);
+  // A step that blew up is the guard's to undo (guardedSubstep): not worth its self-contacts.
+  if (params_.collision.selfCollision && isHealthy(cloth_)) collideWithSelf(h);
   time_ += h;
 }
 
@@ -199,10 +201,17 @@ void Simulation::collideWithSelf(Real h) {
   if (!colliders_.empty()) collide(Friction::Off);
   const SelfImpactSettings s{
       .tolerance = 0.01 * thickness, .separation = 0.1 * thickness, .reach = thickness, .passes = 8, .h = h};
-  const SelfImpactReport r =
-      resolveSelfImpacts(cloth_, xStart_, clothEdges_, contactNormal_, s, tree_, impactScratch_, &workers_);
-  report_.selfImpacts += r.impacts;
-  report_.selfHeldNodes += r.heldNodes;
+  for (int round = 0; round < kSelfImpactRounds; ++round) {
+    if (round > 0) {
+      limitStretch(h);
+      if (!colliders_.empty()) collide(Friction::Off);
+    }
+    const SelfImpactReport r =
+        resolveSelfImpacts(cloth_, xStart_, clothEdges_, contactNormal_, s, tree_, impactScratch_, &workers_);
+    report_.selfImpacts += r.impacts;
+    report_.selfHeldNodes += r.heldNodes;
+    if (r.impacts == 0 || r.heldNodes > 0) break;  // clear, or the fail-safe held what it must
+  }
 }
 
 // Every node in reach of an analytic collider (sphere, plane, box, capsule), found through the cloth's tree.

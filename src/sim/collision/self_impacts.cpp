@@ -14,6 +14,9 @@ namespace {
 constexpr int kMaxHoldRounds = 64;  // fail-safe rounds; each holds at least one more node
 
 constexpr std::size_t kPairBlock = 1024;  // nodes, edges or pairs per block of a parallel loop
+// Pairs per node or edge beyond which a step is not worth testing pair by pair: the cloth moved as
+// far as many of its own widths in one step (a blow-up, or a throw at a huge step) and is held.
+constexpr std::size_t kPairsPerItem = 256;
 
 enum class Mode { Respond, Hold };
 
@@ -79,6 +82,14 @@ struct Pass {
     }
   }
 
+  // Every movable node back to the step's start: the whole step undone, which is free of intersections.
+  void holdAll() {
+    for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
+      const auto n = static_cast<NodeIndex>(i);
+      hold({n, n, n, n});
+    }
+  }
+
   // One pair's impact in the step, if it collides and ends closer than half the separation (a
   // response leaves the whole of it, so rounding cannot find it again).
   std::optional<std::pair<Impact, Real>> collides(const PairOf& pair) const {
@@ -117,10 +128,11 @@ struct Pass {
   // Every pair whose swept boxes, each grown by half the reach, overlap: all pairs that can meet
   // while no node moves further than half the reach from where it is now. Blocks of nodes, then of
   // edges, list their pairs apart and are joined in order: the same list on any thread count.
-  void findPairs(AabbTree& tree, const ClothEdges& edges, Real reach, Workers* workers) {
+  bool findPairs(AabbTree& tree, const ClothEdges& edges, Real reach, Workers* workers) {
     tree.refitSwept(xStart, cloth.x, cloth.triangles, 0.5 * reach);
     const std::size_t nodeBlocks = blockCount(cloth.nodeCount()), edgeBlocks = blockCount(edges.nodes.size());
     scratch.blocks.resize(nodeBlocks + edgeBlocks);
+    scratch.overflowed.assign(nodeBlocks + edgeBlocks, 0);
     parallelFor(workers, nodeBlocks + edgeBlocks, 1, [&](std::size_t first, std::size_t last) {
       std::vector<int> candidates;
       for (std::size_t b = first; b < last; ++b) {
@@ -133,19 +145,27 @@ struct Pass {
           edgeEdgePairs(tree, edges, (b - nodeBlocks) * kPairBlock,
                         std::min(edges.nodes.size(), (b - nodeBlocks + 1) * kPairBlock), reach, candidates,
                         out);
+        scratch.overflowed[b] = out.size() > kPairsPerItem * itemsIn(b, nodeBlocks, edges);
       }
     });
     scratch.pairs.clear();
     for (const std::vector<PairOf>& block : scratch.blocks)
       scratch.pairs.insert(scratch.pairs.end(), block.begin(), block.end());
     std::fill(scratch.drift.begin(), scratch.drift.end(), 0.0);
+    return std::find(scratch.overflowed.begin(), scratch.overflowed.end(), 1) == scratch.overflowed.end();
+  }
+
+  // How many nodes (the first nodeBlocks blocks) or edges block b holds.
+  std::size_t itemsIn(std::size_t b, std::size_t nodeBlocks, const ClothEdges& edges) const {
+    const std::size_t first = (b < nodeBlocks ? b : b - nodeBlocks) * kPairBlock;
+    return std::min(b < nodeBlocks ? cloth.nodeCount() : edges.nodes.size(), first + kPairBlock) - first;
   }
 
   static std::size_t blockCount(std::size_t items) { return (items + kPairBlock - 1) / kPairBlock; }
 
   void vertexTrianglePairs(const AabbTree& tree, std::size_t begin, std::size_t end, Real reach,
                            std::vector<int>& candidates, std::vector<PairOf>& out) const {
-    for (std::size_t i = begin; i < end; ++i) {
+    for (std::size_t i = begin; i < end && out.size() <= kPairsPerItem * (end - begin); ++i) {
       const auto p = static_cast<NodeIndex>(i);
       candidates.clear();
       tree.overlappingSwept(sweptBox({p}, 0.5 * reach), candidates);
@@ -161,7 +181,7 @@ struct Pass {
   // once; an edge of two such triangles once).
   void edgeEdgePairs(const AabbTree& tree, const ClothEdges& edges, std::size_t begin, std::size_t end,
                      Real reach, std::vector<int>& candidates, std::vector<PairOf>& out) const {
-    for (std::size_t i = begin; i < end; ++i) {
+    for (std::size_t i = begin; i < end && out.size() <= kPairsPerItem * (end - begin); ++i) {
       const std::array<NodeIndex, 2>& e = edges.nodes[i];
       const Aabb box = sweptBox({e[0], e[1]}, 0.5 * reach);
       candidates.clear();
@@ -235,7 +255,11 @@ SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, 
   Pass p{cloth, xStart, contactNormal, settings, scratch, report};
   bool fresh = true;
   for (int pass = 0; pass < settings.passes + kMaxHoldRounds; ++pass) {
-    if (fresh) p.findPairs(tree, edges, settings.reach, workers);
+    if (fresh && !p.findPairs(tree, edges, settings.reach, workers)) {
+      p.holdAll();
+      report.overflowed = true;
+      break;
+    }
     const Mode mode = pass < settings.passes ? Mode::Respond : Mode::Hold;
     ++report.passes;
     const int found = p.testPairs(mode, fresh, workers);

@@ -102,6 +102,7 @@ Scene huangCloth(Orientation orientation) {
   s.params.material.compression = 0.1;  // buckles rather than shrinks, so the coarse mesh compresses
   s.params.wind.dragCoefficient = 0.001;
   s.params.wind.liftCoefficient = 0.001;
+  s.params.collision.selfCollision = true;  // these cloths fold onto themselves, or a drag folds them
   return s;
 }
 

@@ -23,8 +23,8 @@ struct SelfCollisionScratch {
 /// sharing no node as close, on the sides they were on at xStart, are pushed apart to `thickness` and
 /// their approach velocity is cancelled. Pinned nodes do not move; dragged ones do. A pair through
 /// each other (on the other side than at xStart), or whose plane turned over in the step, is left:
-/// resolveSelfImpacts puts it back along its path. A node resting on a collider (its `contactNormal`, one per node or
-/// empty, is not zero) is not pushed into it: the other side of the contact takes the whole push.
+/// resolveSelfImpacts puts it back along its path. A node resting on a collider (its `contactNormal`, one per
+/// node or empty, is not zero) is not pushed into it: the other side of the contact takes the whole push.
 /// `tree` must be refit to `cloth.x`. Returns the number of contacts resolved.
 int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, const AabbTree& tree,
                           const ClothEdges& edges, Real thickness, std::span<const Vec3> contactNormal,

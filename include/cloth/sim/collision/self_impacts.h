@@ -30,6 +30,9 @@ struct SelfImpactReport {
   int passes = 0;       ///< detection passes run (responses, then the fail-safe's)
   int heldNodes = 0;    ///< nodes the fail-safe sent back to their start
   bool settled = true;  ///< false if pairs still collide (only pinned nodes could move)
+  /// The step moved the cloth too far to test pair by pair (hundreds of pairs per node): every node
+  /// was held.
+  bool overflowed = false;
 };
 
 enum class PairKind : std::uint8_t { VertexTriangle, EdgeEdge };
@@ -44,6 +47,7 @@ struct SelfImpactScratch {
   std::vector<PairOf> pairs;
   std::vector<std::vector<PairOf>> blocks;  ///< pairs found by each block of nodes or edges
   std::vector<std::uint8_t> flagged;        ///< pairs found colliding at a pass's start
+  std::vector<std::uint8_t> overflowed;     ///< blocks that found too many pairs
   std::vector<std::uint8_t> movedNow, movedBefore;
   std::vector<Real> drift;  ///< how far each node moved since the pairs were found (m)
   std::vector<Vec3> xBefore;
