@@ -3,8 +3,8 @@
 // §7): every vertex-triangle and edge-edge pair is tested continuously along its straight path from
 // the step's start to its end (ccd.h); a pair found to pass through each other is pushed back to the
 // side it came from, and passes repeat until none is found. What the passes leave, a fail-safe
-// settles: the nodes of a pair still colliding go back to where the step began (Bridson's rigid
-// impact zones, with the zone held still), which the start was free of intersections, so the end is.
+// settles: the cloth goes back to where the step began and stops (Bridson's rigid impact zones, with
+// one zone, the whole cloth, held still); the start was free of intersections, so the end is.
 
 #include <array>
 #include <cstdint>
@@ -28,7 +28,7 @@ struct SelfImpactSettings {
 struct SelfImpactReport {
   int impacts = 0;      ///< responses applied
   int passes = 0;       ///< detection passes run (responses, then the fail-safe's)
-  int heldNodes = 0;    ///< nodes the fail-safe sent back to their start
+  int heldNodes = 0;    ///< nodes the fail-safe sent back to their start (every movable node, or none)
   bool settled = true;  ///< false if pairs still collide (only pinned nodes could move)
   /// The step moved the cloth too far to test pair by pair (hundreds of pairs per node): every node
   /// was held.
