@@ -93,9 +93,9 @@ tile "$figures/drape-table-and-mesh.png" 2 "$tmp"/drape-table.png "$tmp"/drape-w
 # across it, at 4 s. The counts under "measurements" are clothsim's over every step of the same runs.
 spider=/usr/share/assimp/models/STL/Spider_binary.stl
 crumple=(--scene free-fall --seconds 4 --drag 0,0,0.4,0.05,0.4,1,2)
-shot contact-ball --scene ball --seconds 10
+shot contact-ball --scene ball --seconds 10 --camera 35,25,1.5
 shot contact-spider --scene drape --seconds 6 --camera 35,30,1.6 --collider-mesh "$spider"
-shot contact-crumple "${crumple[@]}" --camera 35,40,1.4
+shot contact-crumple "${crumple[@]}" --camera 210,50,1.4
 tile "$figures/contacts.png" 3 "$tmp"/contact-ball.png "$tmp"/contact-spider.png "$tmp"/contact-crumple.png
 
 # Compare mode (clothview --compare): (a) the hanging curtain at 2 s, Kang's system solved to 1 % by

@@ -227,7 +227,20 @@ void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double ti
     std::fill(out.patternAmplitude.begin(), out.patternAmplitude.end(), glm::vec4(0));
     std::fill(out.wrinkleHeight.begin(), out.wrinkleHeight.end(), 0.0f);
   }
+  if (r > 1) {  // between layers closer than half a key spacing, the surface keeps to the key triangles
+    const float reach = 0.5f * meanKeySpacing();
+    layerFade_.measure(cloth, keyN_, reach, &workers_);
+    layerFade_.apply(keyX_, keyNu_, keyNv_, r, reach, out);
+  }
   sim::gridNormals<glm::vec3>(out.nu, out.nv, out.positions, out.normals, glm::vec3(0, 0, 1), &workers_);
+}
+
+float Refiner::meanKeySpacing() const {
+  double sum = 0;
+  for (float l : restU_) sum += l;
+  for (float l : restV_) sum += l;
+  const std::size_t count = restU_.size() + restV_.size();
+  return count > 0 ? static_cast<float>(sum / static_cast<double>(count)) : 0.0f;
 }
 
 SurfaceClearance keepOutside(SurfaceMesh& surface, std::span<const sim::Collider> colliders, double clearance,

@@ -93,6 +93,8 @@ TEST_CASE(
         t.x[t.index(j, i)] = c.x[c.index(i, j)];
         t.restX[t.index(j, i)] = c.restX[c.index(i, j)];
       }
+    for (sim::Triangle& tri : t.triangles)
+      for (sim::NodeIndex& n : tri.v) n = t.index(n / c.nu, n % c.nu);
     Refiner a, b;
     SurfaceMesh ma, mb;
     a.refine(c, modeSettings(DetailMode::Spline, 6), 0, ma);

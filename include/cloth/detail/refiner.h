@@ -13,6 +13,7 @@
 
 #include "cloth/detail/detail_settings.h"
 #include "cloth/detail/hadap_wrinkles.h"
+#include "cloth/detail/layer_fade.h"
 #include "cloth/detail/surface_mesh.h"
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/collider.h"
@@ -59,6 +60,7 @@ class Refiner {
   /// The spline surface; `normals` asks for the smooth interpolated normals in out.normals.
   void splineSurface(bool wrinkled, bool normals, const DetailSettings& settings, SurfaceMesh& out);
   void computeStrain(const sim::Cloth& cloth, SurfaceMesh& out);
+  float meanKeySpacing() const;  ///< m, at rest
   void samplePatterns(const SurfaceMesh& out, float tiles);
   template <class Body>
   void forEachVertex(const SurfaceMesh& out, Body body);
@@ -76,6 +78,7 @@ class Refiner {
   float sampledTiles_ = -1;
   int sampledRevision_ = -1;
   HadapWrinkles hadap_;
+  LayerFade layerFade_;
   sim::Workers workers_{1};
 };
 

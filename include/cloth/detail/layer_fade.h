@@ -1,0 +1,45 @@
+#pragma once
+// Where layers of the cloth lie within a key spacing of each other (a fold, a pile), the surface
+// refined between the key nodes (the spline's bulge, the wrinkles) can cut through the other layer,
+// which the key triangles never do: self-collision keeps them apart. The viewer showed that as a
+// speckle of both sides. LayerFade measures each key node's clearance from the cloth's other layers
+// and blends the refined surface toward the flat key surface where it is small.
+
+#include <span>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "cloth/detail/surface_mesh.h"
+#include "cloth/sim/cloth.h"
+#include "cloth/sim/collision/aabb_tree.h"
+#include "cloth/sim/parallel.h"
+
+namespace cloth::detail {
+
+/// How much of the refined surface's offset from the flat key surface a key node keeps at
+/// `clearance` (m) from the nearest other layer: none below a fifth of `reach`, all beyond it, a
+/// smoothstep between.
+float layerWeight(float clearance, float reach);
+
+class LayerFade {
+ public:
+  /// Each key node's distance (m) to the nearest key triangle of another layer, capped at `reach` (half
+  /// a key spacing): a triangle more than two key nodes from it along the grid, or facing against the
+  /// node's `normals` (one per key node).
+  void measure(const sim::Cloth& cloth, std::span<const glm::vec3> normals, float reach,
+               sim::Workers* workers = nullptr);
+  /// Blends every vertex of `out` (a refinement by r of the keyNu x keyNv key grid keyX) toward the
+  /// bilinear surface through its cell's key nodes, by the bilinear blend of their layerWeight.
+  /// Returns how many vertices moved.
+  int apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r, float reach,
+            SurfaceMesh& out) const;
+  std::span<const float> clearance() const { return clearance_; }
+
+ private:
+  sim::AabbTree tree_;
+  std::size_t builtFor_ = 0;  ///< triangle count the tree was built for
+  std::vector<float> clearance_;
+};
+
+}  // namespace cloth::detail

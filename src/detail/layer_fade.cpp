@@ -1,0 +1,87 @@
+#include "cloth/detail/layer_fade.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+namespace cloth::detail {
+namespace {
+
+constexpr std::size_t kNodeBlock = 256;  // key nodes per piece of the parallel loop
+// Triangles with every corner within this many key nodes of a node along the grid, facing its way,
+// are its own neighbourhood, not another layer: squeezed, they come close without a fold. Facing
+// back at it, across a crease, they are the other layer.
+constexpr int kNeighbourhood = 2;
+
+}  // namespace
+
+float layerWeight(float clearance, float reach) {
+  const float t = std::clamp((clearance / reach - 0.2f) / 0.8f, 0.0f, 1.0f);
+  return t * t * (3 - 2 * t);
+}
+
+void LayerFade::measure(const sim::Cloth& cloth, std::span<const glm::vec3> normals, float reach,
+                        sim::Workers* workers) {
+  if (builtFor_ != cloth.triangles.size() || tree_.empty()) {
+    tree_.build(cloth.x, cloth.triangles);
+    builtFor_ = cloth.triangles.size();
+  }
+  tree_.refit(cloth.x);
+  clearance_.assign(cloth.nodeCount(), reach);
+  const std::size_t blocks = (cloth.nodeCount() + kNodeBlock - 1) / kNodeBlock;
+  sim::parallelFor(workers, blocks, 1, [&](std::size_t first, std::size_t last) {
+    std::vector<int> candidates;
+    for (std::size_t i = first * kNodeBlock; i < std::min(cloth.nodeCount(), last * kNodeBlock); ++i) {
+      const auto p = static_cast<sim::NodeIndex>(i);
+      candidates.clear();
+      sim::Aabb box;
+      box.grow(cloth.x[i]);
+      tree_.overlapping(box.inflated(reach), cloth.x, cloth.triangles, candidates);
+      const int pi = static_cast<int>(i) % cloth.nu, pj = static_cast<int>(i) / cloth.nu;
+      for (int t : candidates) {
+        const auto& v = cloth.triangles[t].v;
+        if (v[0] == p || v[1] == p || v[2] == p) continue;
+        bool near = true;  // every corner within kNeighbourhood key nodes of p along the grid
+        for (sim::NodeIndex k : v)
+          near = near && std::abs(k % cloth.nu - pi) <= kNeighbourhood &&
+                 std::abs(k / cloth.nu - pj) <= kNeighbourhood;
+        if (near) {
+          const sim::Vec3 facing = glm::cross(cloth.x[v[1]] - cloth.x[v[0]], cloth.x[v[2]] - cloth.x[v[0]]);
+          if (glm::dot(facing, sim::Vec3(normals[i])) >= 0) continue;  // its own neighbourhood
+        }
+        sim::Vec3 bary;
+        const sim::Vec3 q =
+            sim::closestPointOnTriangle(cloth.x[i], cloth.x[v[0]], cloth.x[v[1]], cloth.x[v[2]], bary);
+        clearance_[i] = std::min(clearance_[i], static_cast<float>(glm::length(cloth.x[i] - q)));
+      }
+    }
+  });
+}
+
+int LayerFade::apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r, float reach,
+                     SurfaceMesh& out) const {
+  if (r <= 1 || keyNu < 2 || keyNv < 2 || clearance_.size() != keyX.size()) return 0;
+  int moved = 0;
+  for (int J = 0; J < out.nv; ++J) {
+    const int cj = std::min(J / r, keyNv - 2);
+    const float b = static_cast<float>(J - cj * r) / static_cast<float>(r);
+    for (int I = 0; I < out.nu; ++I) {
+      const int ci = std::min(I / r, keyNu - 2);
+      const float a = static_cast<float>(I - ci * r) / static_cast<float>(r);
+      const int k00 = cj * keyNu + ci, k10 = k00 + 1, k01 = k00 + keyNu, k11 = k01 + 1;
+      auto bilinear = [&](auto f) {
+        return (1 - b) * ((1 - a) * f(k00) + a * f(k10)) + b * ((1 - a) * f(k01) + a * f(k11));
+      };
+      const float w = bilinear([&](int k) { return layerWeight(clearance_[k], reach); });
+      if (w >= 1) continue;
+      const glm::vec3 flat = bilinear([&](int k) { return keyX[k]; });
+      glm::vec3& p = out.positions[static_cast<std::size_t>(J) * out.nu + I];
+      p = flat + w * (p - flat);
+      ++moved;
+    }
+  }
+  return moved;
+}
+
+}  // namespace cloth::detail
