@@ -66,7 +66,7 @@ TEST_CASE("layer_fade: the wrinkled surface of a folded cloth does not cut throu
   for (int J = 0; J < folded.nv; ++J)
     for (int I = 0; I < folded.nu; ++I) {
       const float z = folded.positions[static_cast<std::size_t>(J) * folded.nu + I].z;
-      if (I < 7 * r) lowerTop = std::max(lowerTop, z);      // the lower layer, short of the fold
+      if (I < 7 * r) lowerTop = std::max(lowerTop, z);        // the lower layer, short of the fold
       if (I > 8 * r) upperBottom = std::min(upperBottom, z);  // the upper one
     }
   INFO("lower layer up to z = " << lowerTop << ", upper layer down to z = " << upperBottom);
