@@ -138,7 +138,7 @@ struct Pass {
     scratch.blocks.resize(nodeBlocks + edgeBlocks);
     scratch.overflowed.assign(nodeBlocks + edgeBlocks, 0);
     parallelFor(workers, nodeBlocks + edgeBlocks, 1, [&](std::size_t first, std::size_t last) {
-      std::vector<int> candidates;
+      std::vector<int> candidates, near;  // one pair of buffers per piece, reused by its nodes and edges
       for (std::size_t b = first; b < last; ++b) {
         std::vector<PairOf>& out = scratch.blocks[b];
         out.clear();
@@ -148,7 +148,7 @@ struct Pass {
         else
           edgeEdgePairs(tree, edges, (b - nodeBlocks) * kPairBlock,
                         std::min(edges.nodes.size(), (b - nodeBlocks + 1) * kPairBlock), reach, candidates,
-                        out);
+                        near, out);
         scratch.overflowed[b] = out.size() > kPairsPerItem * itemsIn(b, nodeBlocks, edges);
       }
     });
@@ -184,13 +184,14 @@ struct Pass {
   // Each edge against the edges of the triangles near it that come after it in the list (each pair
   // once; an edge of two such triangles once).
   void edgeEdgePairs(const AabbTree& tree, const ClothEdges& edges, std::size_t begin, std::size_t end,
-                     Real reach, std::vector<int>& candidates, std::vector<PairOf>& out) const {
+                     Real reach, std::vector<int>& candidates, std::vector<int>& near,
+                     std::vector<PairOf>& out) const {
     for (std::size_t i = begin; i < end && out.size() <= kPairsPerItem * (end - begin); ++i) {
       const std::array<NodeIndex, 2>& e = edges.nodes[i];
       const Aabb box = sweptBox({e[0], e[1]}, 0.5 * reach);
       candidates.clear();
       tree.overlappingSwept(box, candidates);
-      std::vector<int> near;
+      near.clear();
       for (int t : candidates)
         for (int j : edges.ofTriangle[t])
           if (j > static_cast<int>(i)) near.push_back(j);

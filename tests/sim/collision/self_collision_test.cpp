@@ -165,32 +165,15 @@ TEST_CASE("self_collision: two edges closer than the thickness are pushed apart 
   // A flat sliver (nodes 0-2) and an upright triangle (3-5) whose bottom edge 3-4 comes down to 2 mm
   // above the sliver, across its edges 0-1 and 1-2: no node comes near the other's triangle, only the
   // edges come close.
-  Cloth c;
-  c.nu = 6;
-  c.nv = 1;
-  const Real yStart = 0.01, yEnd = 0.002;
-  auto place = [&](Real y) {
-    return std::vector<Vec3>{Vec3(0, 0, 0),     Vec3(1, 0, 0),      Vec3(0.2, 0, -0.05),
-                             Vec3(0.5, y, 0.3), Vec3(0.5, y, -0.3), Vec3(0.5, y + 0.5, 0)};
-  };
-  const std::vector<Vec3> start = place(yStart);
-  c.x = place(yEnd);
-  c.restX = start;
-  c.v.assign(6, Vec3(0));
-  c.mass.assign(6, 0.004);
-  c.kind.assign(6, NodeKind::Free);
-  c.uv.assign(6, Vec2(0));
-  c.triangles = {{{0, 1, 2}}, {{3, 4, 5}}};
+  const Real yEnd = 0.002;
+  std::vector<Vec3> start;
+  Cloth c = test::crossingEdges(0.01, yEnd, start);
   AabbTree tree;
   tree.build(c.x, c.triangles);
   tree.refit(c.x);
   SelfCollisionScratch scratch;
   REQUIRE(resolveSelfCollisions(c, start, tree, clothEdges(c), 0.005, {}, scratch) == 2);
-  for (const auto& [a, b] : {std::pair{0, 1}, std::pair{1, 2}}) {  // edge 3-4 above both, where they cross
-    const auto [u, w] = closestSegmentParameters(c.x[a], c.x[b], c.x[3], c.x[4]);
-    const Real below = c.x[a].y + u * (c.x[b].y - c.x[a].y), above = c.x[3].y + w * (c.x[4].y - c.x[3].y);
-    CHECK(above - below > 0.9 * 0.005);
-  }
-  CHECK(c.x[0].y < 0);  // both sides moved
+  CHECK(test::crossingEdgesGap(c) > 0.9 * 0.005);  // edge 3-4 above both, where they cross
+  CHECK(c.x[0].y < 0);                             // both sides moved
   CHECK(c.x[3].y > yEnd);
 }

@@ -98,29 +98,12 @@ TEST_CASE("self_impacts: paths that never meet are left alone") {
 TEST_CASE("self_impacts: two edges that passed through each other are put back on their sides") {
   // A flat sliver (nodes 0-2) and an upright triangle (3-5) whose bottom edge 3-4 passes from above to
   // below the sliver, across its edges 0-1 and 1-2: no node meets the other's triangle, only edges.
-  Cloth c;
-  c.nu = 6;
-  c.nv = 1;
-  auto place = [&](Real y) {
-    return std::vector<Vec3>{Vec3(0, 0, 0),     Vec3(1, 0, 0),      Vec3(0.2, 0, -0.05),
-                             Vec3(0.5, y, 0.3), Vec3(0.5, y, -0.3), Vec3(0.5, y + 0.5, 0)};
-  };
-  const std::vector<Vec3> start = place(0.01);
-  c.x = place(-0.01);
-  c.restX = start;
-  c.v.assign(6, Vec3(0));
-  c.mass.assign(6, 0.004);
-  c.kind.assign(6, NodeKind::Free);
-  c.uv.assign(6, Vec2(0));
-  c.triangles = {{{0, 1, 2}}, {{3, 4, 5}}};
+  std::vector<Vec3> start;
+  Cloth c = test::crossingEdges(0.01, -0.01, start);
   const SelfImpactReport r = resolve(c, start);
   CHECK(r.impacts >= 2);
   CHECK(r.settled);
-  for (const auto& [a, b] : {std::pair{0, 1}, std::pair{1, 2}}) {  // edge 3-4 above both, where they cross
-    const auto [u, w] = closestSegmentParameters(c.x[a], c.x[b], c.x[3], c.x[4]);
-    const Real below = c.x[a].y + u * (c.x[b].y - c.x[a].y), above = c.x[3].y + w * (c.x[4].y - c.x[3].y);
-    CHECK(above - below > 0.4 * kSettings.separation);
-  }
+  CHECK(test::crossingEdgesGap(c) > 0.4 * kSettings.separation);  // edge 3-4 above both, where they cross
 }
 
 TEST_CASE("self_impacts: what the passes leave, the fail-safe sends back to the step's start and stops") {
