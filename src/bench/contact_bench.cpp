@@ -42,11 +42,15 @@ ContactRow run(const Scenario& s, bool quick) {
     simulation.step();
     stepSeconds += std::chrono::duration<double>(Clock::now() - start).count();
     ++steps;
+    row.heldSteps +=
+        simulation.lastStep().selfHeldNodes >= static_cast<int>(simulation.cloth().nodeCount() / 2);
     const sim::ContactFailures f = audit.measure(simulation.cloth(), simulation.colliders());
     row.maxSelfIntersections = std::max(row.maxSelfIntersections, f.selfIntersections);
     row.maxPenetrations = std::max(row.maxPenetrations, f.colliderPenetrations);
     row.peakStrain =
         std::max(row.peakStrain, sim::maxStrain(simulation.cloth(), sim::SpringFamily::Structural));
+    row.peakStrainAway = std::max(
+        row.peakStrainAway, sim::maxStrainAwayFromHandles(simulation.cloth(), sim::SpringFamily::Structural));
   }
   row.msPerStep = steps > 0 ? 1e3 * stepSeconds / static_cast<double>(steps) : 0;
   return row;

@@ -14,8 +14,10 @@ struct ContactRow {
   int maxSelfIntersections = 0;  ///< pairs of key triangles through each other, worst step
   int maxPenetrations = 0;       ///< nodes in or collider edges through the cloth, worst step
   double peakStrain = 0;         ///< largest structural l / L - 1 over the run
+  double peakStrainAway = 0;     ///< the same away from a dragged node (its own springs left out)
   double tau = 0;                ///< the scene's Provot limit
   double msPerStep = 0;          ///< mean, simulation only (the measurements excluded)
+  int heldSteps = 0;             ///< steps the self-contact fail-safe paused the whole cloth
   double seconds = 0;            ///< simulated
 };
 

@@ -43,6 +43,7 @@ void Simulation::step() {
   syncMass();
   workers_.resize(params_.solver.threads);
   placeMeshes(colliders_, params_.collision);  // collider_offset and collider_scale may have changed
+  if (featureInputs() != featuresFor_) placeFeatures();
   const int substeps = std::max(1, params_.solver.substeps);
   const Real h = params_.solver.h / substeps;
   for (int i = 0; i < substeps; ++i) guardedSubstep(h);
@@ -199,16 +200,18 @@ void Simulation::collideWithSelf(Real h) {
   report_.selfContacts +=
       resolveSelfCollisions(cloth_, xStart_, tree_, clothEdges_, thickness, contactNormal_, selfScratch_);
   if (!colliders_.empty()) collide(Friction::Off);
-  const SelfImpactSettings s{
+  SelfImpactSettings s{
       .tolerance = 0.01 * thickness, .separation = 0.1 * thickness, .reach = thickness, .passes = 8, .h = h};
   for (int round = 0; round < kSelfImpactRounds; ++round) {
     if (round > 0) {
       limitStretch(h);
       if (!colliders_.empty()) collide(Friction::Off);
     }
+    s.holdAtContacts = round + 1 == kSelfImpactRounds;  // what the last round leaves, no collide follows
     const SelfImpactReport r =
         resolveSelfImpacts(cloth_, xStart_, clothEdges_, contactNormal_, s, tree_, impactScratch_, &workers_);
     report_.selfImpacts += r.impacts;
+    report_.selfZoneNodes += r.zoneNodes;
     report_.selfHeldNodes += r.heldNodes;
     if (r.impacts == 0 || r.heldNodes > 0) break;  // clear, or the fail-safe held what it must
   }
@@ -281,9 +284,20 @@ void Simulation::placePoles(Real t) {
       colliders_[i] = placePole(anchoredColliders_[i], kinematics_.motion, t, spacing, thickness);
 }
 
+// Sharp corners and edges, and where a smooth mesh curves too tightly for the cloth's key spacing to
+// lie over it without letting it through (curvatureThrough).
 void Simulation::placeFeatures() {
+  const Real curvature = curvatureThrough(keySpacing(cloth_), params_.collision.thickness);
   features_.clear();
-  for (const Collider& collider : colliders_) features_.push_back(sharpFeatures(collider));
+  for (const Collider& collider : colliders_) features_.push_back(sharpFeatures(collider, curvature));
+  featuresFor_ = featureInputs();
+}
+
+std::vector<Real> Simulation::featureInputs() const {
+  std::vector<Real> inputs{params_.collision.thickness};
+  for (const Collider& c : colliders_)
+    inputs.push_back(c.shape == ColliderShape::Mesh ? c.placement.scale : 0);
+  return inputs;
 }
 
 // Every node against a mesh collider, through the mesh's own tree: the node's motion in this step

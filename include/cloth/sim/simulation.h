@@ -35,6 +35,7 @@ struct StepReport {
   int colliderContacts = 0;
   int selfContacts = 0;
   int selfImpacts = 0;      ///< pairs found passing through each other in the step and pushed back
+  int selfZoneNodes = 0;    ///< nodes moved with a rigid impact zone
   int selfHeldNodes = 0;    ///< nodes the self-impact fail-safe sent back to their step's start
   int featureContacts = 0;  ///< collider corners and edges against cloth triangles and edges
   int recoveries = 0;       ///< sub-steps the guard undid (non-finite or runaway state)
@@ -107,6 +108,7 @@ class Simulation {
   void findFeaturePairs();
   bool respond(NodeIndex node, const SurfacePoint& s, Real mu);
   void placeFeatures();
+  std::vector<Real> featureInputs() const;
   void placePoles(Real t);
   void refitTree(Real margin);
   void collideWithSelf(Real h);
@@ -128,6 +130,7 @@ class Simulation {
   std::vector<Vec3> contactNormal_;         ///< per node: normal of the collider it rests on, 0 if none
   std::vector<Vec3> safeX_, safeV_;         ///< the guard's copy of the state before a failed sub-step
   std::vector<ColliderFeatures> features_;  ///< per collider, its sharp corners and edges
+  std::vector<Real> featuresFor_;           ///< the thickness and each collider's scale they were found for
   ClothEdges clothEdges_;
   FeatureScratch featureScratch_;
   std::vector<FeaturePairs> featurePairs_;  ///< per collider, found in the step's first contact pass

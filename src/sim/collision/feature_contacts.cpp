@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -44,22 +45,31 @@ Vec3 faceNormal(const TriangleMesh& m, int t) {
   return triangleNormal(a, m.vertices[tri.v[1]], m.vertices[tri.v[2]], Vec3(0));
 }
 
-// An edge is sharp where its two faces meet at a convex angle over kSharpAngle, or on an open rim.
+Vec3 centroid(const TriangleMesh& m, int t) {
+  const Triangle& tri = m.triangles[t];
+  return (m.vertices[tri.v[0]] + m.vertices[tri.v[1]] + m.vertices[tri.v[2]]) / 3.0;
+}
+
+// An edge is sharp where its two faces meet at a convex angle over kSharpAngle, or turn faster than
+// `curvature` (mesh units: the angle over the distance between the faces' centroids), or on an open rim.
 std::optional<Vec3> sharpEdgeNormal(const TriangleMesh& m, const EdgeKey& e,
-                                    const std::vector<std::pair<int, NodeIndex>>& faces) {
+                                    const std::vector<std::pair<int, NodeIndex>>& faces, Real curvature) {
   if (faces.size() == 1) return faceNormal(m, faces[0].first);
   if (faces.size() != 2) return std::nullopt;
   const Vec3 n0 = faceNormal(m, faces[0].first), n1 = faceNormal(m, faces[1].first);
   const bool convex = glm::dot(n0, m.vertices[faces[1].second] - m.vertices[e.first]) < 0;
-  if (!convex || glm::dot(n0, n1) > std::cos(kSharpAngle)) return std::nullopt;
+  if (!convex) return std::nullopt;
+  const Real angle = std::acos(std::clamp(glm::dot(n0, n1), -1.0, 1.0));
+  const Real across = glm::length(centroid(m, faces[0].first) - centroid(m, faces[1].first));
+  if (angle <= kSharpAngle && !(angle > curvature * across)) return std::nullopt;
   return unitOr(n0 + n1, n0);
 }
 
-void meshFeatures(const CollisionMesh& mesh, ColliderFeatures& f) {
+void meshFeatures(const CollisionMesh& mesh, Real curvature, ColliderFeatures& f) {
   const TriangleMesh& m = mesh.mesh();
   std::vector<bool> sharpVertex(m.vertices.size(), false);
   for (const auto& [edge, faces] : edgeFaces(m)) {
-    const auto normal = sharpEdgeNormal(m, edge, faces);
+    const auto normal = sharpEdgeNormal(m, edge, faces, curvature);
     if (!normal) continue;
     f.edges.push_back({m.vertices[edge.first], m.vertices[edge.second]});
     f.edgeNormals.push_back(*normal);
@@ -146,10 +156,15 @@ bool edgeEdge(Cloth& c, std::span<const Vec3> xStart, const std::array<NodeIndex
 
 }  // namespace
 
-ColliderFeatures sharpFeatures(const Collider& collider) {
+Real curvatureThrough(Real keySpacing, Real thickness) {
+  return keySpacing > 0 ? 8 * thickness / (keySpacing * keySpacing) : std::numeric_limits<Real>::infinity();
+}
+
+ColliderFeatures sharpFeatures(const Collider& collider, Real curvature) {
   ColliderFeatures f;
   if (collider.shape == ColliderShape::Box) boxFeatures(collider, f);
-  if (collider.shape == ColliderShape::Mesh && collider.mesh) meshFeatures(*collider.mesh, f);
+  if (collider.shape == ColliderShape::Mesh && collider.mesh)  // the mesh's own units: scaled by placement
+    meshFeatures(*collider.mesh, curvature * collider.placement.scale, f);
   return f;
 }
 

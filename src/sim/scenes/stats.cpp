@@ -40,6 +40,14 @@ Real maxStrain(const Cloth& cloth, SpringFamily family) {
   return worst;
 }
 
+Real maxStrainAwayFromHandles(const Cloth& cloth, SpringFamily family) {
+  Real worst = 0;
+  for (const Spring& s : cloth.springsOf(family))
+    if (s.rest > 0 && cloth.kind[s.a] != NodeKind::Driven && cloth.kind[s.b] != NodeKind::Driven)
+      worst = std::max(worst, glm::length(cloth.x[s.b] - cloth.x[s.a]) / s.rest - 1);
+  return worst;
+}
+
 Real maxCompression(const Cloth& cloth, SpringFamily family) {
   Real worst = 0;
   for (const Spring& s : cloth.springsOf(family))

@@ -56,6 +56,25 @@ TEST_CASE("feature_contacts: a box has 8 sharp corners and 12 sharp edges, as bo
   CHECK(sharpFeatures(Collider::sphere(Vec3(0), 1)).empty());
 }
 
+TEST_CASE(
+    "feature_contacts: a smooth tip tighter than the cloth's triangles has features, a broad dome not") {
+  // The drape's cloth: 3.4 cm between key nodes, 5 mm thick. A dome of radius r stands L^2 / (8 r) off a
+  // cloth edge of length L: over the thickness below r = 2.9 cm.
+  const Real curvature = curvatureThrough(0.034, 0.005);
+  CHECK(1 / curvature == Approx(0.0289).epsilon(0.01));
+  const auto sphere = [](Real radius, Real scale) {
+    Collider c = Collider::meshOf(std::make_shared<const CollisionMesh>(makeIcosphere(radius, 3)));
+    c.placement.scale = scale;
+    return c;
+  };
+  CHECK(sharpFeatures(sphere(0.3, 1), curvature).empty());      // a ball: the cloth lies over it
+  CHECK(sharpFeatures(sphere(0.01, 1)).empty());                // no edge turns 20 degrees
+  CHECK(!sharpFeatures(sphere(0.01, 1), curvature).empty());    // a nose: every edge, every corner
+  CHECK(!sharpFeatures(sphere(0.3, 0.05), curvature).empty());  // a ball scaled to 1.5 cm is a nose
+  CHECK(sharpFeatures(sphere(0.01, 1), curvature).edges.size() ==
+        3 * makeIcosphere(0.01, 3).triangles.size() / 2);
+}
+
 TEST_CASE("feature_contacts: a box corner that came through a cloth triangle in this step is pushed back") {
   const Collider corner =
       Collider::box(Vec3(-0.5, -0.5, -0.5), Vec3(0.5));  // corner (0, 0, 0) under the triangle

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include <limits>
+
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb_tree.h"
 #include "cloth/sim/collision/collider.h"
@@ -33,9 +35,17 @@ struct ColliderFeatures {
   bool empty() const { return vertices.empty() && edges.empty(); }
 };
 
+/// The curvature (1/m) over which a smooth surface comes through a cloth of this key spacing between its
+/// nodes: a straight cloth edge of length L over a surface of curvature k stands L^2 k / 8 off it (the
+/// sagitta), and more than the thickness lets the surface through.
+Real curvatureThrough(Real keySpacing, Real thickness);
+
 /// The sharp features of a collider: a box's 8 corners and 12 edges; a mesh's edges whose two faces
-/// meet at a convex angle over kSharpAngle, its open rims, and their end vertices.
-ColliderFeatures sharpFeatures(const Collider& collider);
+/// meet at a convex angle over kSharpAngle, or turn by any angle faster than `curvature` (1/m, in the
+/// scene: a tip finer than the cloth's triangles, an ear or a nose, is made of edges each too blunt to
+/// be sharp), its open rims, and their end vertices.
+ColliderFeatures sharpFeatures(const Collider& collider,
+                               Real curvature = std::numeric_limits<Real>::infinity());
 
 /// Contact settings of feature contacts.
 struct FeatureContactSettings {

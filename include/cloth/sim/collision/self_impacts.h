@@ -2,9 +2,10 @@
 // The cloth's collisions with itself over a whole step, made sure (Bridson, Fedkiw and Anderson 2002,
 // §7): every vertex-triangle and edge-edge pair is tested continuously along its straight path from
 // the step's start to its end (ccd.h); a pair found to pass through each other is pushed back to the
-// side it came from, and passes repeat until none is found. What the passes leave, a fail-safe
-// settles: the cloth goes back to where the step began and stops (Bridson's rigid impact zones, with
-// one zone, the whole cloth, held still); the start was free of intersections, so the end is.
+// side it came from, and passes repeat until none is found. What the passes leave, rigid impact
+// zones settle (impact_zones.h, Bridson §7.2): the nodes of each pair still colliding move as one
+// rigid body, zones merging as they meet. The last fail-safe sends the cloth back to where the step
+// began and stops it; the start was free of intersections, so the end is.
 
 #include <array>
 #include <cstdint>
@@ -13,6 +14,7 @@
 
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb_tree.h"
+#include "cloth/sim/collision/impact_zones.h"
 #include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
@@ -21,14 +23,19 @@ struct SelfImpactSettings {
   Real tolerance = 1e-5;   ///< m: how close two moving primitives must come to count as touching
   Real separation = 5e-4;  ///< m: the gap a response leaves between them, along the impact normal
   Real reach = 0.005;      ///< m: pairs this close are listed once, kept while nodes move < reach / 2
-  int passes = 8;          ///< response passes before the fail-safe
-  Real h = 0;              ///< s: the step, for the velocity that follows a node's move
+  int passes = 8;          ///< response passes before the impact zones (0: straight to the zones)
+  int zonePasses = 32;     ///< passes that merge and move rigid impact zones, before the cloth is held
+  /// A zone with a node resting on a collider is held rather than moved, so that it cannot be moved
+  /// into the collider (for the last of several rounds, whose result stays).
+  bool holdAtContacts = false;
+  Real h = 0;  ///< s: the step, for the velocity that follows a node's move
 };
 
 struct SelfImpactReport {
   int impacts = 0;      ///< responses applied
   int passes = 0;       ///< detection passes run (responses, then the fail-safe's)
-  int heldNodes = 0;    ///< nodes the fail-safe sent back to their start (every movable node, or none)
+  int zoneNodes = 0;    ///< nodes moved as part of a rigid impact zone
+  int heldNodes = 0;    ///< nodes sent back to their start (a zone with a pinned node, or every node)
   bool settled = true;  ///< false if pairs still collide (only pinned nodes could move)
   /// The step moved the cloth too far to test pair by pair (hundreds of pairs per node): every node
   /// was held.
@@ -51,7 +58,9 @@ struct SelfImpactScratch {
   std::vector<std::uint8_t> movedNow, movedBefore;
   std::vector<Real> drift;  ///< how far each node moved since the pairs were found (m)
   std::vector<Vec3> xBefore;
+  std::vector<Vec3> xZone;  ///< positions before a zone pass moved them
   std::vector<std::uint8_t> held;
+  ImpactZones zones;
 };
 
 /// Makes the step from xStart to cloth.x free of the cloth passing through itself: moves cloth.x (and

@@ -23,6 +23,10 @@ Real gravityEnergy(const Cloth& cloth, const Vec3& gravity);
 /// Largest l / L - 1 over the springs of a family (0 if it has none).
 Real maxStrain(const Cloth& cloth, SpringFamily family);
 
+/// maxStrain over the springs with no dragged (Driven) end: the mouse handle may pull its own springs
+/// long where contacts hold the cloth back; the rest of the cloth stays within the limit.
+Real maxStrainAwayFromHandles(const Cloth& cloth, SpringFamily family);
+
 /// Largest 1 - l / L over the springs of a family: how far the most compressed one is shortened
 /// (0 if none is).
 Real maxCompression(const Cloth& cloth, SpringFamily family);
