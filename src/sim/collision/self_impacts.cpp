@@ -78,6 +78,7 @@ struct Pass {
       if (!cloth.collides(i) || scratch.held[i]) continue;
       scratch.held[i] = 1;
       scratch.movedNow[i] = 1;
+      scratch.drift[i] += glm::length(cloth.x[i] - xStart[i]);
       cloth.x[i] = xStart[i];
       ++report.heldNodes;
     }
@@ -143,7 +144,11 @@ struct Pass {
       holdAll();
       return 1;
     }
-    if (!respond(pair.nodes, hit->first, hit->second)) report.settled = false;
+    // A pair none of whose nodes can move (pinned, or pushed into the collider each rests on) stays
+    // colliding: its nodes count as moved, so the next pass finds it again and the zones take it.
+    // Left untested, it ended a step through the cloth on the Spider (the pass after found nothing).
+    if (!respond(pair.nodes, hit->first, hit->second))
+      for (NodeIndex i : pair.nodes) scratch.movedNow[i] = 1;
     ++report.impacts;
     return 1;
   }
@@ -183,6 +188,7 @@ struct Pass {
     scratch.pairs.clear();
     for (const std::vector<PairOf>& block : scratch.blocks)
       scratch.pairs.insert(scratch.pairs.end(), block.begin(), block.end());
+    scratch.newPairs.assign(scratch.pairs.size(), 0);
     std::fill(scratch.drift.begin(), scratch.drift.end(), 0.0);
     return std::find(scratch.overflowed.begin(), scratch.overflowed.end(), 1) == scratch.overflowed.end();
   }
@@ -197,15 +203,19 @@ struct Pass {
 
   void vertexTrianglePairs(const AabbTree& tree, std::size_t begin, std::size_t end, Real reach,
                            std::vector<int>& candidates, std::vector<PairOf>& out) const {
-    for (std::size_t i = begin; i < end && out.size() <= kPairsPerItem * (end - begin); ++i) {
-      const auto p = static_cast<NodeIndex>(i);
-      candidates.clear();
-      tree.overlappingSwept(sweptBox({p}, 0.5 * reach), candidates);
-      for (int t : candidates) {
-        const auto& v = cloth.triangles[t].v;
-        if (v[0] != p && v[1] != p && v[2] != p)
-          out.push_back({{p, v[0], v[1], v[2]}, PairKind::VertexTriangle});
-      }
+    for (std::size_t i = begin; i < end && out.size() <= kPairsPerItem * (end - begin); ++i)
+      vertexPairs(tree, static_cast<NodeIndex>(i), reach, candidates, out);
+  }
+
+  // Node p against every triangle near its path that it is not a corner of.
+  void vertexPairs(const AabbTree& tree, NodeIndex p, Real reach, std::vector<int>& candidates,
+                   std::vector<PairOf>& out) const {
+    candidates.clear();
+    tree.overlappingSwept(sweptBox({p}, 0.5 * reach), candidates);
+    for (int t : candidates) {
+      const auto& v = cloth.triangles[t].v;
+      if (v[0] != p && v[1] != p && v[2] != p)
+        out.push_back({{p, v[0], v[1], v[2]}, PairKind::VertexTriangle});
     }
   }
 
@@ -234,6 +244,69 @@ struct Pass {
     }
   }
 
+  // After the first search, only what moved since it is searched again: the pairs with a node that
+  // moved are dropped and found anew, from the moved nodes, the triangles and the edges they are
+  // corners of; the pairs of nodes that did not move are kept (their paths are as they were). A
+  // zone's move shifts a few hundred nodes by centimetres: searching the whole cloth again for
+  // each was most of a fast pull's cost. Serial, in node order: the same list on any thread count.
+  bool refindMoved(AabbTree& tree, const ClothEdges& edges, Real reach) {
+    tree.refitSwept(xStart, cloth.x, cloth.triangles, 0.5 * reach);
+    const auto moved = [&](NodeIndex i) { return scratch.drift[i] > 0; };
+    std::vector<PairOf>& found = scratch.refound;
+    found.clear();
+    std::vector<int>& candidates = scratch.candidates;
+    for (std::size_t i = 0; i < cloth.nodeCount(); ++i)
+      if (moved(static_cast<NodeIndex>(i)))
+        vertexPairs(tree, static_cast<NodeIndex>(i), reach, candidates, found);
+    for (const Triangle& t : cloth.triangles) {
+      const auto& v = t.v;
+      if (!moved(v[0]) && !moved(v[1]) && !moved(v[2])) continue;
+      const Aabb box = sweptBox({v[0], v[1], v[2]}, 0.5 * reach);
+      candidates.clear();
+      tree.overlappingSwept(box, candidates);
+      for (int u : candidates)
+        for (NodeIndex q : cloth.triangles[u].v)
+          if (q != v[0] && q != v[1] && q != v[2] && box.overlaps(sweptBox({q}, 0.5 * reach)))
+            found.push_back({{q, v[0], v[1], v[2]}, PairKind::VertexTriangle});
+    }
+    for (std::size_t i = 0; i < edges.nodes.size(); ++i)
+      if (moved(edges.nodes[i][0]) || moved(edges.nodes[i][1])) movedEdgePairs(tree, edges, i, reach, found);
+    std::sort(found.begin(), found.end(), pairOrder);
+    found.erase(std::unique(found.begin(), found.end(), samePair), found.end());
+    if (found.size() > kPairsPerItem * (cloth.nodeCount() + edges.nodes.size())) return false;
+    std::erase_if(scratch.pairs, [&](const PairOf& pair) {
+      return moved(pair.nodes[0]) || moved(pair.nodes[1]) || moved(pair.nodes[2]) || moved(pair.nodes[3]);
+    });
+    scratch.newPairs.assign(scratch.pairs.size(), 0);
+    scratch.newPairs.resize(scratch.pairs.size() + found.size(), 1);
+    scratch.pairs.insert(scratch.pairs.end(), found.begin(), found.end());
+    std::fill(scratch.drift.begin(), scratch.drift.end(), 0.0);
+    return true;
+  }
+
+  // Edge i against every edge near it that shares no node, each pair with its lower edge first.
+  void movedEdgePairs(const AabbTree& tree, const ClothEdges& edges, std::size_t i, Real reach,
+                      std::vector<PairOf>& out) {
+    const std::array<NodeIndex, 2>& e = edges.nodes[i];
+    const Aabb box = sweptBox({e[0], e[1]}, 0.5 * reach);
+    scratch.candidates.clear();
+    tree.overlappingSwept(box, scratch.candidates);
+    for (int t : scratch.candidates)
+      for (int j : edges.ofTriangle[t]) {
+        const std::array<NodeIndex, 2>& f = edges.nodes[j];
+        if (j == static_cast<int>(i) || e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1])
+          continue;
+        if (!box.overlaps(sweptBox({f[0], f[1]}, 0.5 * reach))) continue;
+        out.push_back(j > static_cast<int>(i) ? PairOf{{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge}
+                                              : PairOf{{f[0], f[1], e[0], e[1]}, PairKind::EdgeEdge});
+      }
+  }
+
+  static bool pairOrder(const PairOf& a, const PairOf& b) {
+    return std::tie(a.kind, a.nodes) < std::tie(b.kind, b.nodes);
+  }
+  static bool samePair(const PairOf& a, const PairOf& b) { return a.kind == b.kind && a.nodes == b.nodes; }
+
   static bool moved(const std::vector<std::uint8_t>& flags, const std::array<NodeIndex, 4>& n) {
     return flags[n[0]] | flags[n[1]] | flags[n[2]] | flags[n[3]];
   }
@@ -248,7 +321,7 @@ struct Pass {
     parallelFor(workers, scratch.pairs.size(), kPairBlock, [&](std::size_t first, std::size_t last) {
       for (std::size_t k = first; k < last; ++k) {
         const PairOf& pair = scratch.pairs[k];
-        if (all || moved(scratch.movedBefore, pair.nodes))
+        if (all || scratch.newPairs[k] || moved(scratch.movedBefore, pair.nodes))
           scratch.flagged[k] = collides(pair) ? Colliding : Clear;
       }
     });
@@ -258,6 +331,7 @@ struct Pass {
       if (flag == Colliding || (flag == Clear && moved(scratch.movedNow, scratch.pairs[k].nodes)))
         found += visit(scratch.pairs[k], mode);
     }
+    std::fill(scratch.newPairs.begin(), scratch.newPairs.end(), 0);  // tested now
     return found;
   }
 };
@@ -286,11 +360,14 @@ SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, 
   scratch.movedBefore.assign(n, 0);
   scratch.drift.assign(n, 0);
   Pass p{cloth, xStart, contactNormal, settings, scratch, report};
-  bool fresh = true;
+  bool refind = false;  // nodes moved far enough since the last search to meet pairs it did not list
   scratch.zones.reset(n);
   scratch.xZone.resize(n);
   for (int pass = 0; pass < settings.passes + settings.zonePasses + kMaxHoldRounds; ++pass) {
-    if (fresh && !p.findPairs(tree, edges, settings.reach, workers)) {
+    const bool found = pass == 0 ? p.findPairs(tree, edges, settings.reach, workers)
+                       : refind  ? p.refindMoved(tree, edges, settings.reach)
+                                 : true;
+    if (!found) {
       p.holdAll();
       report.overflowed = true;
       break;
@@ -299,13 +376,13 @@ SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, 
                       : pass < settings.passes + settings.zonePasses ? Mode::Zone
                                                                      : Mode::Hold;
     ++report.passes;
-    const int found = p.testPairs(mode, fresh, workers);
-    report.settled = found == 0;
+    const int colliding = p.testPairs(mode, pass == 0, workers);
+    report.settled = colliding == 0;
     if (report.settled) break;
     if (mode == Mode::Zone) p.moveZones();
     std::swap(scratch.movedNow, scratch.movedBefore);
     std::fill(scratch.movedNow.begin(), scratch.movedNow.end(), 0);
-    fresh = *std::max_element(scratch.drift.begin(), scratch.drift.end()) > 0.5 * settings.reach;
+    refind = *std::max_element(scratch.drift.begin(), scratch.drift.end()) > 0.5 * settings.reach;
   }
   if (report.heldNodes == 0)
     for (const std::vector<NodeIndex>& zone : scratch.zones.zones())
