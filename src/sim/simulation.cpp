@@ -18,6 +18,11 @@ constexpr Real kMovedByContact = 1e-6;  // m: a node resting on a collider is mo
 constexpr int kContactRounds = 3;       // stretch limit and contacts alternate until contacts move nothing
 constexpr int kSelfImpactRounds = 6;    // self-impacts, then the stretch limit on what they moved, and again
 
+// The scale a collider's features were found at: a mesh's placement scale, 0 for analytic shapes.
+Real featureScale(const Collider& c) {
+  return c.shape == ColliderShape::Mesh ? c.placement.scale : 0;
+}
+
 }  // namespace
 
 Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> colliders)
@@ -43,7 +48,7 @@ void Simulation::step() {
   syncMass();
   workers_.resize(params_.solver.threads);
   placeMeshes(colliders_, params_.collision);  // collider_offset and collider_scale may have changed
-  if (featureInputs() != featuresFor_) placeFeatures();
+  if (featuresStale()) placeFeatures();
   const int substeps = std::max(1, params_.solver.substeps);
   const Real h = params_.solver.h / substeps;
   for (int i = 0; i < substeps; ++i) guardedSubstep(h);
@@ -290,14 +295,17 @@ void Simulation::placeFeatures() {
   const Real curvature = curvatureThrough(keySpacing(cloth_), params_.collision.thickness);
   features_.clear();
   for (const Collider& collider : colliders_) features_.push_back(sharpFeatures(collider, curvature));
-  featuresFor_ = featureInputs();
+  featuresFor_ = {params_.collision.thickness};
+  for (const Collider& collider : colliders_) featuresFor_.push_back(featureScale(collider));
 }
 
-std::vector<Real> Simulation::featureInputs() const {
-  std::vector<Real> inputs{params_.collision.thickness};
-  for (const Collider& c : colliders_)
-    inputs.push_back(c.shape == ColliderShape::Mesh ? c.placement.scale : 0);
-  return inputs;
+// Whether the thickness or a mesh's scale changed since the features were found (placeFeatures).
+bool Simulation::featuresStale() const {
+  if (featuresFor_.size() != colliders_.size() + 1 || featuresFor_[0] != params_.collision.thickness)
+    return true;
+  for (std::size_t i = 0; i < colliders_.size(); ++i)
+    if (featuresFor_[i + 1] != featureScale(colliders_[i])) return true;
+  return false;
 }
 
 // Every node against a mesh collider, through the mesh's own tree: the node's motion in this step

@@ -108,7 +108,7 @@ class Simulation {
   void findFeaturePairs();
   bool respond(NodeIndex node, const SurfacePoint& s, Real mu);
   void placeFeatures();
-  std::vector<Real> featureInputs() const;
+  bool featuresStale() const;
   void placePoles(Real t);
   void refitTree(Real margin);
   void collideWithSelf(Real h);

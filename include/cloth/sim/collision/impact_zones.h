@@ -19,9 +19,11 @@ class ImpactZones {
   void reset(std::size_t nodeCount);
   void merge(std::span<const NodeIndex> nodes);
   NodeIndex zoneOf(NodeIndex node);
-  /// The nodes of every zone of two or more nodes or touched by merge(), each zone in node order.
+  /// Every zone, as the nodes named in merge() since reset, each zone in node order, zones in the
+  /// order of their first node.
   std::vector<std::vector<NodeIndex>> zones();
   bool empty() const { return touched_.empty(); }
+  std::size_t nodeCount() const { return touched_.size(); }  ///< nodes in all zones
 
  private:
   std::vector<NodeIndex> parent_;
