@@ -40,6 +40,21 @@ ClothEdges clothEdges(const Cloth& cloth) {
     }
     edges.ofTriangle.push_back(ids);
   }
+  edges.triangles.assign(edges.nodes.size(), {-1, -1});
+  edges.nodeTriangleStart.assign(cloth.nodeCount() + 1, 0);
+  for (std::size_t t = 0; t < cloth.triangles.size(); ++t) {
+    for (int e : edges.ofTriangle[t]) {
+      std::array<int, 2>& slot = edges.triangles[e];
+      (slot[0] < 0 ? slot[0] : slot[1]) = static_cast<int>(t);  // a grid's edge borders two at most
+    }
+    for (NodeIndex v : cloth.triangles[t].v) ++edges.nodeTriangleStart[static_cast<std::size_t>(v) + 1];
+  }
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i)
+    edges.nodeTriangleStart[i + 1] += edges.nodeTriangleStart[i];
+  edges.nodeTriangles.resize(edges.nodeTriangleStart.back());
+  std::vector<std::uint32_t> fill(edges.nodeTriangleStart.begin(), edges.nodeTriangleStart.end() - 1);
+  for (std::size_t t = 0; t < cloth.triangles.size(); ++t)
+    for (NodeIndex v : cloth.triangles[t].v) edges.nodeTriangles[fill[v]++] = static_cast<int>(t);
   return edges;
 }
 

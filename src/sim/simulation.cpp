@@ -5,6 +5,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "cloth/sim/collision/normal_cone.h"
 #include "cloth/sim/guard.h"
 #include "cloth/sim/provot.h"
 #include "cloth/sim/solve/explicit_euler.h"
@@ -31,7 +32,10 @@ Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> coll
   for (auto* scratch : {&force_, &xStart_, &vStart_, &xBeforeLimit_, &contactNormal_}) scratch->resize(n);
   visitStamp_.assign(n, 0);
   kinematics_.anchor = cloth_.x;
-  tree_.build(cloth_.x, cloth_.triangles);
+  // Split at rest, the leaves and every node above them are patches of the grid, which the
+  // self-collision's normal cones need (AabbTree::refitCones).
+  tree_.build(cloth_.restX.size() == n ? cloth_.restX : cloth_.x, cloth_.triangles);
+  refitTree(0);
   forceWork_.areaShare = nodeAreaShares(cloth_);
   anchoredColliders_ = colliders_;
   placeMeshes(colliders_, params_.collision);
@@ -202,6 +206,7 @@ int Simulation::collide(Friction friction) {
 void Simulation::collideWithSelf(Real h) {
   const Real thickness = params_.collision.thickness;
   refitTree(0);
+  tree_.refitCones(cloth_.x, cloth_.x, cloth_.triangles, kFlatPatchHalfAngle);
   report_.selfContacts +=
       resolveSelfCollisions(cloth_, xStart_, tree_, clothEdges_, thickness, contactNormal_, selfScratch_);
   if (!colliders_.empty()) collide(Friction::Off);

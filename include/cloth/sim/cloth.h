@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -71,10 +72,18 @@ struct Cloth {
 };
 
 /// The cloth's triangle edges, each once, and the three edges of every triangle (edge k of triangle t
-/// runs from its corner k to corner k + 1).
+/// runs from its corner k to corner k + 1); the triangles round each edge and each node.
 struct ClothEdges {
   std::vector<std::array<NodeIndex, 2>> nodes;
   std::vector<std::array<int, 3>> ofTriangle;
+  std::vector<std::array<int, 2>> triangles;     ///< per edge: the triangles it borders (-1: none)
+  std::vector<std::uint32_t> nodeTriangleStart;  ///< #nodes + 1: node i's triangles are nodeTriangles[...]
+  std::vector<int> nodeTriangles;
+  std::span<const int> trianglesAt(NodeIndex n) const {
+    const auto i = static_cast<std::size_t>(n);
+    return std::span<const int>(nodeTriangles)
+        .subspan(nodeTriangleStart[i], nodeTriangleStart[i + 1] - nodeTriangleStart[i]);
+  }
 };
 ClothEdges clothEdges(const Cloth& cloth);
 

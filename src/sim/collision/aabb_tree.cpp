@@ -2,15 +2,27 @@
 
 #include <algorithm>
 
+#include <glm/geometric.hpp>
+
+#include "cloth/sim/collision/normal_cone.h"
+
 namespace cloth::sim {
 namespace {
 
 constexpr int kLeafSize = 16;
+// A patch with a triangle under this share of its area at build (rest) is never flat: there a node
+// comes within the thickness of its neighbours' triangles in the plane, and the self-collision's
+// push keeps the cloth from collapsing (left out, the 64^2 cloth over the box heaped at its corners).
+constexpr Real kPressedArea = 0.5;
 
 Aabb triangleBox(std::span<const Vec3> x, const Triangle& t) {
   Aabb b;
   for (NodeIndex i : t.v) b.grow(x[i]);
   return b;
+}
+
+Real area(std::span<const Vec3> x, const Triangle& t) {
+  return 0.5 * glm::length(glm::cross(x[t.v[1]] - x[t.v[0]], x[t.v[2]] - x[t.v[0]]));
 }
 
 int widestAxis(const Aabb& b) {
@@ -33,18 +45,21 @@ void AabbTree::build(std::span<const Vec3> x, std::span<const Triangle> triangle
   }
   nodes_.reserve(2 * triangles.size() / kLeafSize + 1);
   buildRange(centroids, 0, static_cast<int>(triangles.size()));
+  buildArea_.resize(triangles.size());
+  for (std::size_t t = 0; t < triangles.size(); ++t) buildArea_[t] = area(x, triangles[t]);
+  positionOf_.resize(triangles.size());
+  for (std::size_t i = 0; i < order_.size(); ++i) positionOf_[order_[i]] = static_cast<int>(i);
   collectLeafVertices(triangles);
+  findConnectedNodes(triangles);
   refit(x);
 }
 
 std::int32_t AabbTree::buildRange(std::span<const Vec3> centroids, int first, int count) {
   const auto index = static_cast<std::int32_t>(nodes_.size());
   nodes_.push_back({});
-  if (count <= kLeafSize) {
-    nodes_[index].first = first;
-    nodes_[index].count = count;
-    return index;
-  }
+  nodes_[index].first = first;
+  nodes_[index].count = count;
+  if (count <= kLeafSize) return index;
   Aabb centroidBox;
   for (int i = first; i < first + count; ++i) centroidBox.grow(centroids[order_[i]]);
   const int axis = widestAxis(centroidBox);
@@ -74,10 +89,50 @@ void AabbTree::collectLeafVertices(std::span<const Triangle> triangles) {
   }
 }
 
+// A node is connected when its triangles form one patch through shared corners: a leaf by joining
+// its triangles, a parent when both children are and share a corner.
+void AabbTree::findConnectedNodes(std::span<const Triangle> triangles) {
+  connected_.assign(nodes_.size(), 0);
+  NodeIndex vertices = 0;
+  for (const Triangle& t : triangles)
+    for (NodeIndex v : t.v) vertices = std::max(vertices, v + 1);
+  std::vector<std::int32_t> mark(static_cast<std::size_t>(vertices), -1);
+  auto shareCorner = [&](const Triangle& a, const Triangle& b) {
+    for (NodeIndex u : a.v)
+      for (NodeIndex w : b.v)
+        if (u == w) return true;
+    return false;
+  };
+  for (auto n = static_cast<std::int32_t>(nodes_.size()) - 1; n >= 0; --n) {
+    const Node& node = nodes_[static_cast<std::size_t>(n)];
+    if (node.left < 0) {  // grow one patch from the first triangle
+      std::vector<std::uint8_t> reached(static_cast<std::size_t>(node.count), 0);
+      reached[0] = 1;
+      for (bool grew = true; grew;) {
+        grew = false;
+        for (int i = 0; i < node.count; ++i)
+          for (int j = 0; j < node.count && !reached[i]; ++j)
+            if (reached[j] &&
+                shareCorner(triangles[order_[node.first + i]], triangles[order_[node.first + j]]))
+              reached[i] = 1, grew = true;
+      }
+      connected_[n] = std::all_of(reached.begin(), reached.end(), [](std::uint8_t r) { return r != 0; });
+      continue;
+    }
+    if (!connected_[node.left] || !connected_[node.right]) continue;
+    const Node &left = nodes_[node.left], &right = nodes_[node.right];
+    for (int i = left.first; i < left.first + left.count; ++i)
+      for (NodeIndex v : triangles[order_[i]].v) mark[v] = n;
+    for (int i = right.first; i < right.first + right.count && !connected_[n]; ++i)
+      for (NodeIndex v : triangles[order_[i]].v) connected_[n] = connected_[n] || mark[v] == n;
+  }
+}
+
 // growLeaf(box, vertex) adds a leaf vertex to its box.
 template <class GrowLeaf>
 void AabbTree::refitWith(GrowLeaf growLeaf, Real margin) {
   margin_ = margin;
+  flat_.assign(nodes_.size(), 0);
   // Children always follow their parent in nodes_, so a reverse sweep sees children first.
   for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
     Node& node = nodes_[static_cast<std::size_t>(n)];
@@ -100,6 +155,7 @@ void AabbTree::refit(std::span<const Vec3> x, Real margin) {
 void AabbTree::refitSwept(std::span<const Vec3> x0, std::span<const Vec3> x1,
                           std::span<const Triangle> triangles, Real margin) {
   margin_ = margin;
+  flat_.assign(nodes_.size(), 0);
   sweptBoxes_.resize(order_.size());
   for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
     Node& node = nodes_[static_cast<std::size_t>(n)];
@@ -118,7 +174,47 @@ void AabbTree::refitSwept(std::span<const Vec3> x0, std::span<const Vec3> x1,
   }
 }
 
-// Depth-first walk: descends into nodes for which enter(box) holds and calls leaf(node) on the
+void AabbTree::refitCones(std::span<const Vec3> x0, std::span<const Vec3> x1,
+                          std::span<const Triangle> triangles, Real maxHalfAngle) {
+  std::vector<NormalCone> cones(nodes_.size());
+  std::vector<Vec3> bounds;
+  for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
+    const auto i = static_cast<std::size_t>(n);
+    const Node& node = nodes_[i];
+    if (node.left >= 0) {
+      cones[i] = merge(cones[node.left], cones[node.right]);
+    } else {
+      bounds.clear();
+      bool pressed = false;  // a triangle pressed or sheared to under half its area
+      for (int k = node.first; k < node.first + node.count; ++k) {
+        const Triangle& t = triangles[order_[k]];
+        const auto& v = t.v;
+        const auto b = sweptNormalBounds(x0[v[0]], x0[v[1]], x0[v[2]], x1[v[0]], x1[v[1]], x1[v[2]]);
+        const Real least = kPressedArea * buildArea_[order_[k]];
+        pressed = pressed || !(area(x0, t) > least) || !(area(x1, t) > least);
+        bounds.insert(bounds.end(), b.begin(), b.end());
+      }
+      cones[i] = pressed ? NormalCone::everywhere() : NormalCone::around(bounds);
+    }
+    flat_[i] = connected_[i] && cones[i].within(maxHalfAngle);
+  }
+}
+
+int AabbTree::flatNodeCount() const {
+  return static_cast<int>(std::count(flat_.begin(), flat_.end(), 1));
+}
+
+// Whether a query that starts on the `own` triangles leaves out node `index`: a flat patch holding
+// them all. Holding only some is not enough: the node of a query from a crease's corner lies in two
+// patches, and the one with the crease's other side is not flat.
+bool AabbTree::skipsFor(const Node& node, std::size_t index, std::span<const int> own) const {
+  if (own.empty() || !flat_[index]) return false;
+  return std::all_of(own.begin(), own.end(), [&](int t) {
+    return t < 0 || (positionOf_[t] >= node.first && positionOf_[t] < node.first + node.count);
+  });
+}
+
+// Depth-first walk: descends into nodes for which enter(node) holds and calls leaf(node) on the
 // leaves reached.
 template <class Enter, class Leaf>
 void AabbTree::visitLeaves(Enter enter, Leaf leaf) const {
@@ -128,7 +224,7 @@ void AabbTree::visitLeaves(Enter enter, Leaf leaf) const {
   stack[top++] = 0;
   while (top > 0) {
     const Node& node = nodes_[stack[--top]];
-    if (!enter(node.box)) continue;
+    if (!enter(node)) continue;
     if (node.left >= 0) {
       stack[top++] = node.left;
       stack[top++] = node.right;
@@ -139,8 +235,8 @@ void AabbTree::visitLeaves(Enter enter, Leaf leaf) const {
 }
 
 void AabbTree::overlapping(const Aabb& box, std::span<const Vec3> x, std::span<const Triangle> triangles,
-                           std::vector<int>& out) const {
-  visitLeaves([&](const Aabb& b) { return b.overlaps(box); },
+                           std::vector<int>& out, std::span<const int> own) const {
+  visitLeaves([&](const Node& n) { return n.box.overlaps(box) && !skipsFor(n, indexOf(n), own); },
               [&](const Node& node) {
                 for (int i = node.first; i < node.first + node.count;
                      ++i)  // leaves are small: boxes on demand
@@ -149,8 +245,8 @@ void AabbTree::overlapping(const Aabb& box, std::span<const Vec3> x, std::span<c
               });
 }
 
-void AabbTree::overlappingSwept(const Aabb& box, std::vector<int>& out) const {
-  visitLeaves([&](const Aabb& b) { return b.overlaps(box); },
+void AabbTree::overlappingSwept(const Aabb& box, std::vector<int>& out, std::span<const int> own) const {
+  visitLeaves([&](const Node& n) { return n.box.overlaps(box) && !skipsFor(n, indexOf(n), own); },
               [&](const Node& node) {
                 for (int i = node.first; i < node.first + node.count; ++i)
                   if (sweptBoxes_[i].overlaps(box)) out.push_back(order_[i]);
@@ -158,7 +254,7 @@ void AabbTree::overlappingSwept(const Aabb& box, std::vector<int>& out) const {
 }
 
 void AabbTree::verticesIn(const Aabb& box, std::span<const Vec3> x, std::vector<NodeIndex>& out) const {
-  visitLeaves([&](const Aabb& b) { return b.overlaps(box); },
+  visitLeaves([&](const Node& n) { return n.box.overlaps(box); },
               [&](const Node& node) {
                 for (std::uint32_t k = leafVertexStart_[node.leaf]; k < leafVertexStart_[node.leaf + 1]; ++k)
                   if (box.contains(x[leafVertices_[k]])) out.push_back(leafVertices_[k]);
@@ -168,7 +264,7 @@ void AabbTree::verticesIn(const Aabb& box, std::span<const Vec3> x, std::vector<
 std::optional<RayHit> AabbTree::raycast(const Ray& ray, std::span<const Vec3> x,
                                         std::span<const Triangle> triangles, Real tMax) const {
   std::optional<RayHit> best;
-  visitLeaves([&](const Aabb& b) { return intersects(ray, b, best ? best->t : tMax); },
+  visitLeaves([&](const Node& n) { return intersects(ray, n.box, best ? best->t : tMax); },
               [&](const Node& node) {
                 for (int i = node.first; i < node.first + node.count; ++i) {
                   const auto& v = triangles[order_[i]].v;

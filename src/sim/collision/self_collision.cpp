@@ -96,12 +96,14 @@ bool sharesNode(const std::array<NodeIndex, 2>& e, const std::array<NodeIndex, 2
 }
 
 int pointTriangleContacts(Cloth& cloth, std::span<const Vec3> xStart, std::span<const Vec3> contactNormal,
-                          const AabbTree& tree, Real thickness, SelfCollisionScratch& scratch) {
+                          const AabbTree& tree, const ClothEdges& edges, Real thickness,
+                          SelfCollisionScratch& scratch) {
   int contacts = 0;
   for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
     const auto p = static_cast<NodeIndex>(i);
     scratch.candidates.clear();
-    tree.overlapping(boxAround(cloth, {p}, thickness), cloth.x, cloth.triangles, scratch.candidates);
+    tree.overlapping(boxAround(cloth, {p}, thickness), cloth.x, cloth.triangles, scratch.candidates,
+                     edges.trianglesAt(p));
     for (int t : scratch.candidates)
       if (!hasCorner(cloth.triangles[t], p))
         contacts += pointTriangle(cloth, xStart, contactNormal, p, cloth.triangles[t], thickness) ? 1 : 0;
@@ -117,7 +119,8 @@ int edgeEdgeContacts(Cloth& cloth, std::span<const Vec3> xStart, std::span<const
   for (std::size_t i = 0; i < edges.nodes.size(); ++i) {
     const std::array<NodeIndex, 2>& e = edges.nodes[i];
     scratch.candidates.clear();
-    tree.overlapping(boxAround(cloth, {e[0], e[1]}, thickness), cloth.x, cloth.triangles, scratch.candidates);
+    tree.overlapping(boxAround(cloth, {e[0], e[1]}, thickness), cloth.x, cloth.triangles, scratch.candidates,
+                     edges.triangles[i]);
     if (++scratch.stamp == 0) {  // wrapped around: forget every old visit
       std::fill(scratch.edgeStamp.begin(), scratch.edgeStamp.end(), 0u);
       scratch.stamp = 1;
@@ -138,7 +141,7 @@ int edgeEdgeContacts(Cloth& cloth, std::span<const Vec3> xStart, std::span<const
 int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, const AabbTree& tree,
                           const ClothEdges& edges, Real thickness, std::span<const Vec3> contactNormal,
                           SelfCollisionScratch& scratch) {
-  return pointTriangleContacts(cloth, xStart, contactNormal, tree, thickness, scratch) +
+  return pointTriangleContacts(cloth, xStart, contactNormal, tree, edges, thickness, scratch) +
          edgeEdgeContacts(cloth, xStart, contactNormal, tree, edges, thickness, scratch);
 }
 

@@ -7,6 +7,7 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/collision/ccd.h"
+#include "cloth/sim/collision/normal_cone.h"
 
 namespace cloth::sim {
 namespace {
@@ -168,6 +169,7 @@ struct Pass {
   // edges, list their pairs apart and are joined in order: the same list on any thread count.
   bool findPairs(AabbTree& tree, const ClothEdges& edges, Real reach, Workers* workers) {
     tree.refitSwept(xStart, cloth.x, cloth.triangles, 0.5 * reach);
+    tree.refitCones(xStart, cloth.x, cloth.triangles, kFlatPatchHalfAngle);
     const std::size_t nodeBlocks = blockCount(cloth.nodeCount()), edgeBlocks = blockCount(edges.nodes.size());
     scratch.blocks.resize(nodeBlocks + edgeBlocks);
     scratch.overflowed.assign(nodeBlocks + edgeBlocks, 0);
@@ -177,8 +179,8 @@ struct Pass {
         std::vector<PairOf>& out = scratch.blocks[b];
         out.clear();
         if (b < nodeBlocks)
-          vertexTrianglePairs(tree, b * kPairBlock, std::min(cloth.nodeCount(), (b + 1) * kPairBlock), reach,
-                              candidates, out);
+          vertexTrianglePairs(tree, edges, b * kPairBlock, std::min(cloth.nodeCount(), (b + 1) * kPairBlock),
+                              reach, candidates, out);
         else
           edgeEdgePairs(tree, edges, (b - nodeBlocks) * kPairBlock,
                         std::min(edges.nodes.size(), (b - nodeBlocks + 1) * kPairBlock), reach, candidates,
@@ -202,17 +204,18 @@ struct Pass {
 
   static std::size_t blockCount(std::size_t items) { return (items + kPairBlock - 1) / kPairBlock; }
 
-  void vertexTrianglePairs(const AabbTree& tree, std::size_t begin, std::size_t end, Real reach,
-                           std::vector<int>& candidates, std::vector<PairOf>& out) const {
+  void vertexTrianglePairs(const AabbTree& tree, const ClothEdges& edges, std::size_t begin, std::size_t end,
+                           Real reach, std::vector<int>& candidates, std::vector<PairOf>& out) const {
     for (std::size_t i = begin; i < end && out.size() <= kPairsPerItem * (end - begin); ++i)
-      vertexPairs(tree, static_cast<NodeIndex>(i), reach, candidates, out);
+      vertexPairs(tree, edges, static_cast<NodeIndex>(i), reach, candidates, out);
   }
 
-  // Node p against every triangle near its path that it is not a corner of.
-  void vertexPairs(const AabbTree& tree, NodeIndex p, Real reach, std::vector<int>& candidates,
-                   std::vector<PairOf>& out) const {
+  // Node p against every triangle near its path that it is not a corner of, but those of a flat patch
+  // round it (AabbTree::refitCones).
+  void vertexPairs(const AabbTree& tree, const ClothEdges& edges, NodeIndex p, Real reach,
+                   std::vector<int>& candidates, std::vector<PairOf>& out) const {
     candidates.clear();
-    tree.overlappingSwept(sweptBox({p}, 0.5 * reach), candidates);
+    tree.overlappingSwept(sweptBox({p}, 0.5 * reach), candidates, edges.trianglesAt(p));
     for (int t : candidates) {
       const auto& v = cloth.triangles[t].v;
       if (v[0] != p && v[1] != p && v[2] != p)
@@ -229,7 +232,7 @@ struct Pass {
       const std::array<NodeIndex, 2>& e = edges.nodes[i];
       const Aabb box = sweptBox({e[0], e[1]}, 0.5 * reach);
       candidates.clear();
-      tree.overlappingSwept(box, candidates);
+      tree.overlappingSwept(box, candidates, edges.triangles[i]);
       near.clear();
       for (int t : candidates)
         for (int j : edges.ofTriangle[t])
@@ -252,13 +255,15 @@ struct Pass {
   // each was most of a fast pull's cost. Serial, in node order: the same list on any thread count.
   bool refindMoved(AabbTree& tree, const ClothEdges& edges, Real reach) {
     tree.refitSwept(xStart, cloth.x, cloth.triangles, 0.5 * reach);
+    tree.refitCones(xStart, cloth.x, cloth.triangles, kFlatPatchHalfAngle);
     const auto moved = [&](NodeIndex i) { return scratch.drift[i] > 0; };
     std::vector<PairOf>& found = scratch.refound;
     found.clear();
     std::vector<int>& candidates = scratch.candidates;
     for (std::size_t i = 0; i < cloth.nodeCount(); ++i)
       if (moved(static_cast<NodeIndex>(i)))
-        vertexPairs(tree, static_cast<NodeIndex>(i), reach, candidates, found);
+        vertexPairs(tree, edges, static_cast<NodeIndex>(i), reach, candidates, found);
+    // Not culled by flat patches: a node of a patch's edge may have its other triangles outside it.
     for (const Triangle& t : cloth.triangles) {
       const auto& v = t.v;
       if (!moved(v[0]) && !moved(v[1]) && !moved(v[2])) continue;
@@ -291,7 +296,7 @@ struct Pass {
     const std::array<NodeIndex, 2>& e = edges.nodes[i];
     const Aabb box = sweptBox({e[0], e[1]}, 0.5 * reach);
     scratch.candidates.clear();
-    tree.overlappingSwept(box, scratch.candidates);
+    tree.overlappingSwept(box, scratch.candidates, edges.triangles[i]);
     for (int t : scratch.candidates)
       for (int j : edges.ofTriangle[t]) {
         const std::array<NodeIndex, 2>& f = edges.nodes[j];

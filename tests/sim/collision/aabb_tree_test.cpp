@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "cloth/sim/collision/aabb_tree.h"
+#include "cloth/sim/collision/normal_cone.h"
+#include "cloth/sim/grid.h"
 #include "test_helpers.h"
 
 using namespace cloth::sim;
@@ -94,4 +97,88 @@ TEST_CASE("aabb_tree: ray casts find the same closest hit as brute force") {
     }
     CHECK(hits > 50);  // the rays do hit the mesh
   }
+}
+
+namespace {
+
+// A flat 9x9-node sheet in the xz plane, 0.1 m spacing (128 triangles: several leaves).
+Cloth flatSheet() {
+  GridSpec s = GridSpec::fromSpacing(9, 9, 0.1);
+  s.orientation = Orientation::Horizontal;
+  return buildGrid(s, 0.01);
+}
+
+AabbTree treeWithCones(const Cloth& c, std::span<const Vec3> x) {
+  AabbTree tree;
+  tree.build(c.x, c.triangles);
+  tree.refit(x);
+  tree.refitCones(x, x, c.triangles, kFlatPatchHalfAngle);
+  return tree;
+}
+
+std::vector<int> near(const AabbTree& tree, const Cloth& c, std::span<const Vec3> x, int triangle) {
+  Aabb box;
+  for (NodeIndex v : c.triangles[triangle].v) box.grow(x[v]);
+  std::vector<int> out;
+  const int own = triangle;
+  tree.overlapping(box.inflated(1.0), x, c.triangles, out, std::span<const int>(&own, 1));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("aabb_tree: a flat sheet is one flat patch, which a query from its own triangles leaves out") {
+  const Cloth c = flatSheet();
+  AabbTree tree = treeWithCones(c, c.x);
+  CHECK(tree.flatNodeCount() > 1);
+  CHECK(near(tree, c, c.x, 0).empty());  // every triangle is in the root's patch
+  std::vector<int> all;
+  tree.overlapping(tree.rootBox(), c.x, c.triangles, all);  // no own triangles: nothing left out
+  CHECK(all.size() == c.triangles.size());
+  tree.refit(c.x);  // a refit forgets the patches
+  CHECK(tree.flatNodeCount() == 0);
+  CHECK(near(tree, c, c.x, 0).size() == c.triangles.size());
+}
+
+TEST_CASE("aabb_tree: a sheet folded onto itself, or a cell pressed flat, is not a flat patch") {
+  const Cloth c = flatSheet();
+  std::vector<Vec3> folded = c.x;  // the far half turned over onto the near half, 1 cm above it
+  for (Vec3& p : folded)
+    if (p.x > 0.4 + 1e-9) p = Vec3(0.8 - p.x, 0.01, p.z);
+  AabbTree tree = treeWithCones(c, folded);
+  int farTriangle = -1;  // one triangle of the far half, lying over the near half
+  for (std::size_t t = 0; t < c.triangles.size() && farTriangle < 0; ++t)
+    if (c.x[c.triangles[t].v[0]].x > 0.55 && c.x[c.triangles[t].v[1]].x > 0.55 &&
+        c.x[c.triangles[t].v[2]].x > 0.55)
+      farTriangle = static_cast<int>(t);
+  REQUIRE(farTriangle >= 0);
+  const std::vector<int> found = near(tree, c, folded, farTriangle);
+  // The near half's triangles under it are found: the root, holding both layers, is not flat.
+  CHECK(std::any_of(found.begin(), found.end(), [&](int t) {
+    return std::all_of(c.triangles[t].v.begin(), c.triangles[t].v.end(),
+                       [&](NodeIndex v) { return c.x[v].x < 0.35; });
+  }));
+
+  std::vector<Vec3> pressed = c.x;  // one node pushed across its cells until they are slivers
+  const NodeIndex centre = c.index(4, 4);
+  pressed[centre] = c.x[c.index(5, 4)] - Vec3(0.005, 0, 0);
+  AabbTree pressedTree = treeWithCones(c, pressed);
+  AabbTree flatTree = treeWithCones(c, c.x);
+  CHECK(pressedTree.flatNodeCount() < flatTree.flatNodeCount());
+}
+
+TEST_CASE("aabb_tree: two sheets apart are not one patch, even lying flat") {
+  Cloth a = flatSheet(), b = flatSheet();
+  Cloth both = a;
+  const auto offset = static_cast<NodeIndex>(a.x.size());
+  for (const Vec3& p : b.x) both.x.push_back(p + Vec3(0, 0.002, 0));  // 2 mm above the first
+  for (Triangle t : b.triangles) {
+    for (NodeIndex& v : t.v) v += offset;
+    both.triangles.push_back(t);
+  }
+  AabbTree tree = treeWithCones(both, both.x);
+  // A triangle of the lower sheet still finds the upper sheet's triangles right above it.
+  const std::vector<int> found = near(tree, both, both.x, 0);
+  CHECK(std::any_of(found.begin(), found.end(),
+                    [&](int t) { return t >= static_cast<int>(a.triangles.size()); }));
 }

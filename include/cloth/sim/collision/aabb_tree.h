@@ -35,13 +35,26 @@ class AabbTree {
   void refitSwept(std::span<const Vec3> x0, std::span<const Vec3> x1, std::span<const Triangle> triangles,
                   Real margin);
 
-  /// Appends to `out` the index of every triangle whose box, inflated by the refit margin, overlaps
-  /// `box`. x and triangles must be those of the last refit.
-  void overlapping(const Aabb& box, std::span<const Vec3> x, std::span<const Triangle> triangles,
-                   std::vector<int>& out) const;
+  /// Marks the flat patches for the motion from x0 to x1 (x0 = x1 for one instant), after a refit:
+  /// nodes whose triangles are connected and whose normals, all along the motion, lie within
+  /// `maxHalfAngle` (radians, below pi / 2) of one axis (normal_cone.h). Such a patch does not touch
+  /// itself, so the queries below leave it out for a query that starts on it. A refit clears the marks.
+  void refitCones(std::span<const Vec3> x0, std::span<const Vec3> x1, std::span<const Triangle> triangles,
+                  Real maxHalfAngle);
 
-  /// After refitSwept(): appends to `out` every triangle whose swept box overlaps `box`.
-  void overlappingSwept(const Aabb& box, std::vector<int>& out) const;
+  /// Appends to `out` the index of every triangle whose box, inflated by the refit margin, overlaps
+  /// `box`, but those of a flat patch (refitCones) holding all the `own` triangles (the query's own:
+  /// those round the node or edge it asks for; -1 stands for none). x and triangles must be those of
+  /// the last refit.
+  void overlapping(const Aabb& box, std::span<const Vec3> x, std::span<const Triangle> triangles,
+                   std::vector<int>& out, std::span<const int> own = {}) const;
+
+  /// After refitSwept(): appends to `out` every triangle whose swept box overlaps `box`, but those of
+  /// a flat patch holding all the `own` triangles (as overlapping).
+  void overlappingSwept(const Aabb& box, std::vector<int>& out, std::span<const int> own = {}) const;
+
+  /// How many nodes the last refitCones found flat (for tests and benchmarks).
+  int flatNodeCount() const;
 
   /// Appends to `out` every vertex (of the triangles given to build) that lies in `box`, at the
   /// positions x of the last refit; a vertex shared by several leaves can appear more than once.
@@ -59,7 +72,7 @@ class AabbTree {
     Aabb box;
     std::int32_t left = -1;  ///< child indices, -1 for a leaf
     std::int32_t right = -1;
-    std::int32_t first = 0;  ///< leaf: range in order_
+    std::int32_t first = 0;  ///< the node's triangles: a range in order_
     std::int32_t count = 0;
     std::int32_t leaf = -1;  ///< leaf number (index into leafVertexStart_)
   };
@@ -67,6 +80,9 @@ class AabbTree {
   void visitLeaves(Enter enter, Leaf leaf) const;
   template <class GrowLeaf>
   void refitWith(GrowLeaf growLeaf, Real margin);
+  std::size_t indexOf(const Node& n) const { return static_cast<std::size_t>(&n - nodes_.data()); }
+  bool skipsFor(const Node& node, std::size_t index, std::span<const int> own) const;
+  void findConnectedNodes(std::span<const Triangle> triangles);
   std::int32_t buildRange(std::span<const Vec3> centroids, int first, int count);
 
   std::vector<Node> nodes_;  ///< parents before children
@@ -76,8 +92,12 @@ class AabbTree {
   std::vector<std::uint32_t> leafVertexStart_;
   std::vector<NodeIndex> leafVertices_;
   void collectLeafVertices(std::span<const Triangle> triangles);
-  Real margin_ = 0;               ///< of the last refit
-  std::vector<Aabb> sweptBoxes_;  ///< refitSwept's triangle boxes, in order_'s order
+  std::vector<Real> buildArea_;          ///< per triangle: its area at build (rest)
+  std::vector<int> positionOf_;          ///< triangle index -> its place in order_
+  std::vector<std::uint8_t> connected_;  ///< per node: its triangles form one patch (by shared corners)
+  std::vector<std::uint8_t> flat_;       ///< per node: a flat patch (refitCones)
+  Real margin_ = 0;                      ///< of the last refit
+  std::vector<Aabb> sweptBoxes_;         ///< refitSwept's triangle boxes, in order_'s order
 };
 
 }  // namespace cloth::sim

@@ -1,0 +1,63 @@
+#include "cloth/sim/collision/normal_cone.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include <glm/geometric.hpp>
+
+namespace cloth::sim {
+namespace {
+
+constexpr Real kEverywhere = std::numbers::pi;
+
+// Angle (radians) between two unit vectors, robust near 0 and pi.
+Real angleBetween(const Vec3& a, const Vec3& b) {
+  return std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b));
+}
+
+}  // namespace
+
+NormalCone NormalCone::everywhere() {
+  return {Vec3(0, 0, 1), kEverywhere};
+}
+
+NormalCone NormalCone::around(std::span<const Vec3> directions) {
+  Vec3 sum(0);
+  bool any = false;
+  for (const Vec3& d : directions) {
+    const Real len = glm::length(d);
+    if (len == 0) continue;
+    sum += d / len;
+    any = true;
+  }
+  if (!any) return {};
+  const Real len = glm::length(sum);
+  if (!(len > 1e-9)) return NormalCone::everywhere();
+  NormalCone cone{sum / len, 0};
+  for (const Vec3& d : directions)
+    if (glm::length(d) > 0)
+      cone.halfAngle = std::max(cone.halfAngle, angleBetween(cone.axis, glm::normalize(d)));
+  return cone;
+}
+
+NormalCone merge(const NormalCone& a, const NormalCone& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  if (a.halfAngle >= kEverywhere || b.halfAngle >= kEverywhere) return NormalCone::everywhere();
+  const Vec3 sum = a.axis + b.axis;
+  const Real len = glm::length(sum);
+  if (!(len > 1e-9)) return NormalCone::everywhere();
+  const Vec3 axis = sum / len;
+  const Real half =
+      std::max(angleBetween(axis, a.axis) + a.halfAngle, angleBetween(axis, b.axis) + b.halfAngle);
+  return {axis, std::min(half, kEverywhere)};
+}
+
+std::array<Vec3, 3> sweptNormalBounds(const Vec3& a0, const Vec3& b0, const Vec3& c0, const Vec3& a1,
+                                      const Vec3& b1, const Vec3& c1) {
+  const Vec3 e0 = b0 - a0, f0 = c0 - a0, e1 = b1 - a1, f1 = c1 - a1;
+  return {glm::cross(e0, f0), glm::cross(e0, f1) + glm::cross(e1, f0), glm::cross(e1, f1)};
+}
+
+}  // namespace cloth::sim
