@@ -204,7 +204,7 @@ int Simulation::collide(Friction friction) {
 // apart (self_collision.h), the colliders once more for what that pushed into them, then the step
 // made sure to be free of the cloth passing through itself (self_impacts.h).
 void Simulation::collideWithSelf(Real h) {
-  const Real thickness = params_.collision.thickness;
+  const Real thickness = selfContactThickness(params_.collision.thickness, keySpacing(cloth_));
   refitTree(0);
   tree_.refitCones(cloth_.x, cloth_.x, cloth_.triangles, kFlatPatchHalfAngle);
   report_.selfContacts +=

@@ -138,6 +138,10 @@ int edgeEdgeContacts(Cloth& cloth, std::span<const Vec3> xStart, std::span<const
 
 }  // namespace
 
+Real selfContactThickness(Real thickness, Real keySpacing) {
+  return keySpacing > 0 ? std::min(thickness, keySpacing / 3) : thickness;
+}
+
 int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, const AabbTree& tree,
                           const ClothEdges& edges, Real thickness, std::span<const Vec3> contactNormal,
                           SelfCollisionScratch& scratch) {

@@ -177,3 +177,26 @@ TEST_CASE("self_collision: two edges closer than the thickness are pushed apart 
   CHECK(c.x[0].y < 0);                             // both sides moved
   CHECK(c.x[3].y > yEnd);
 }
+
+TEST_CASE("self_collision: the gap kept from itself is the thickness, at most a third of the key spacing") {
+  CHECK(selfContactThickness(0.005, 0.05) == 0.005);
+  CHECK(selfContactThickness(0.005, 0.01) == Approx(0.01 / 3));
+  CHECK(selfContactThickness(0.005, 0) == 0.005);  // no springs: no spacing to go by
+}
+
+TEST_CASE("self_collision: a fine curtain hangs no more stretched with self-collision than without") {
+  // 100^2 nodes, 1 cm apart, 5 mm thickness: kept a whole thickness apart, the nodes were pushed off
+  // their neighbours' triangles wherever the hanging cloth pressed together, to peak strain 0.28.
+  Real peak[2] = {0, 0};
+  for (int self : {0, 1}) {
+    Scene scene = *findScene("hang-vertical");
+    resampleGrid(scene, 100, 100);
+    scene.params.collision.selfCollision = self == 1;
+    Simulation sim = instantiate(scene);
+    while (sim.time() < 1.0) {
+      sim.step();
+      peak[self] = std::max(peak[self], maxStrain(sim.cloth(), SpringFamily::Structural));
+    }
+  }
+  CHECK(peak[1] <= peak[0] + 0.002);
+}

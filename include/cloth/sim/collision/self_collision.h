@@ -19,6 +19,13 @@ struct SelfCollisionScratch {
   std::uint32_t stamp = 0;
 };
 
+/// The gap (m) the cloth keeps from itself: the contact thickness, but no more than a third of the
+/// key spacing. Thicker than that, a node is pushed off the triangles next to its own wherever the
+/// cloth is pressed together in its plane, which the cloth's own compression does everywhere: a
+/// 100^2 curtain of 1 cm spacing hung at peak strain 0.28 with 5 mm, 0.111 with 3.3 mm (the same as
+/// without self-collision).
+Real selfContactThickness(Real thickness, Real keySpacing);
+
 /// Every node closer than `thickness` (m) to a triangle it is not a corner of, and every pair of edges
 /// sharing no node as close, on the sides they were on at xStart, are pushed apart to `thickness` and
 /// their approach velocity is cancelled. Pinned nodes do not move; dragged ones do. A pair through
