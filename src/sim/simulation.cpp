@@ -231,6 +231,7 @@ void Simulation::collideWithSelf(Real h) {
 int Simulation::collideWithShape(const Collider& collider, Friction friction) {
   const CollisionSettings& c = params_.collision;
   candidates_.clear();
+  const Real offset = collider.pole ? poleContactThickness(keySpacing(cloth_), c.thickness) : c.thickness;
   tree_.verticesIn(colliderBounds(collider, c.thickness), cloth_.x, candidates_);
   if (++stamp_ == 0) {  // wrapped around: forget every old visit
     std::fill(visitStamp_.begin(), visitStamp_.end(), 0u);
@@ -241,20 +242,19 @@ int Simulation::collideWithShape(const Collider& collider, Friction friction) {
     if (visitStamp_[n] == stamp_ || !cloth_.collides(n)) continue;
     visitStamp_[n] = stamp_;
     const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
-    if (!respond(n, s, friction == Friction::On ? collider.frictionWith(c) : 0)) continue;
+    if (!respond(n, s, friction == Friction::On ? collider.frictionWith(c) : 0, offset)) continue;
     ++report_.colliderContacts;
     contactNormal_[n] = s.normal;
-    moved += s.distance < c.thickness - kMovedByContact ? 1 : 0;
+    moved += s.distance < offset - kMovedByContact ? 1 : 0;
   }
   return moved;
 }
 
-// One node's contact: out of the collider and no approach velocity, then friction on what it slid in
-// this step. A dragged node follows the mouse along the surface.
-bool Simulation::respond(NodeIndex n, const SurfacePoint& s, Real mu) {
-  const CollisionSettings& c = params_.collision;
-  const Real depth = c.thickness - s.distance;
-  if (!resolveContact(s, c.thickness, 0, cloth_.x[n], cloth_.v[n])) return false;
+// One node's contact: `thickness` (m) out of the collider and no approach velocity, then friction on
+// what it slid in this step. A dragged node follows the mouse along the surface.
+bool Simulation::respond(NodeIndex n, const SurfacePoint& s, Real mu, Real thickness) {
+  const Real depth = thickness - s.distance;
+  if (!resolveContact(s, thickness, 0, cloth_.x[n], cloth_.v[n])) return false;
   if (cloth_.isFree(n)) applyFriction(s.normal, depth, mu, xStart_[n], cloth_.x[n], cloth_.v[n]);
   return true;
 }
@@ -330,8 +330,8 @@ int Simulation::collideWithMesh(const Collider& collider, Friction friction) {
     bool contact = false, pushed = false;
     for (int pass = 0; pass < kMeshContactPasses; ++pass) {
       const auto s = meshContact(collider, xStart_[i], cloth_.x[i], c.thickness);
-      if (!s ||
-          !respond(static_cast<NodeIndex>(i), *s, friction == Friction::On ? collider.frictionWith(c) : 0))
+      if (!s || !respond(static_cast<NodeIndex>(i), *s,
+                         friction == Friction::On ? collider.frictionWith(c) : 0, c.thickness))
         break;
       contact = true;
       contactNormal_[i] = s->normal;

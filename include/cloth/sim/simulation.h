@@ -106,7 +106,7 @@ class Simulation {
   int collideWithShape(const Collider& collider, Friction friction);
   int collideWithFeatures(Friction friction);
   void findFeaturePairs();
-  bool respond(NodeIndex node, const SurfacePoint& s, Real mu);
+  bool respond(NodeIndex node, const SurfacePoint& s, Real mu, Real thickness);
   void placeFeatures();
   bool featuresStale() const;
   void placePoles(Real t);

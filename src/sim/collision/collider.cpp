@@ -61,9 +61,14 @@ Collider Collider::capsule(const Vec3& a, const Vec3& b, Real radius) {
   return c;
 }
 
+Real poleContactThickness(Real keySpacing, Real thickness) {
+  return keySpacing > 0 ? std::min(thickness, keySpacing / 3) : thickness;
+}
+
 Collider placePole(const Collider& c, const PinMotion& motion, Real t, Real keySpacing, Real thickness) {
   if (!c.pole || c.shape != ColliderShape::Capsule) return c;
-  const Real radius = std::clamp(0.5 * keySpacing - thickness, Real(0), c.radius);
+  const Real radius =
+      std::clamp(0.5 * keySpacing - poleContactThickness(keySpacing, thickness), Real(0), c.radius);
   Collider placed = Collider::capsule(motion.apply(c.axisStart(), t), motion.apply(c.axisEnd(), t), radius);
   placed.pole = true;
   placed.friction = c.friction;

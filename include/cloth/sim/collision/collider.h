@@ -61,10 +61,16 @@ struct SurfacePoint {
   Vec3 normal{0, 1, 0};
 };
 
+/// The contact thickness (m) a pole keeps the cloth at: at most a third of the key spacing, since the
+/// pinned column lies on its axis and the next node is one spacing off it. With the whole 5 mm at
+/// 200^2 (5 mm spacing), the flag's first free column was pushed out as far as its springs reach and
+/// the flag hung at strain 1.15.
+Real poleContactThickness(Real keySpacing, Real thickness);
+
 /// A pole where the pin motion puts it at time t (s), its axis ends moved as pinned nodes are, and no
 /// thicker than the cloth's gap round its pinned column allows: a node one key spacing off the axis
-/// must stay a contact thickness clear of it, however fine the grid (radius <= spacing / 2 - thickness,
-/// at least 0). Any other collider is returned as it is.
+/// must stay its contact thickness clear of it, however fine the grid (radius <= spacing / 2 -
+/// poleContactThickness, at least 0). Any other collider is returned as it is.
 Collider placePole(const Collider& c, const PinMotion& motion, Real t, Real keySpacing, Real thickness);
 
 /// For a mesh, within `reach` of its surface (sign by pseudo-normal); beyond it the distance is
