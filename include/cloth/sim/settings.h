@@ -51,7 +51,7 @@ struct MaterialSettings {
   Real airDamping = 0.0;     // global air damping c_air (N s/m per node): F = -c_air v
   bool tethers = true;       // long-range attachments to the kinematic nodes (tethers.h)
   Real tau = 0.1;            // Provot critical deformation rate (dimensionless, 0.1 = 10 %)
-  int provotPasses = 64;     // maximum Provot passes per step (stops early once all springs comply)
+  int provotPasses = 24;     // maximum Provot passes per step (stops early once all springs comply)
   bool provotOutward = false;   // Provot's passes ordered outward from pinned nodes (provot.h)
   Real provotRelaxation = 1.8;  // over-relaxation omega of Provot passes (1 = Provot's original)
 };
