@@ -197,8 +197,8 @@ TEST_CASE("collider: a pole moves as a pinned node does, and thins to leave the 
   CHECK(placed.friction == 0);
   CHECK(placed.radius == Approx(0.012));                                         // 5 cm spacing: room for it
   CHECK(placePole(pole, m, 0, 0.02, 0.005).radius == Approx(0.005));             // 2 cm: 1 cm - 0.5 cm
-  CHECK(placePole(pole, m, 0, 0.01, 0.005).radius == Approx(0.005 - 0.01 / 3));  // 100^2 flag: 1 cm
-  // 200^2: 5 mm spacing, so the contact keeps a third of it, and the pole is what is left of half.
+  CHECK(placePole(pole, m, 0, 0.01, 0.005).radius == Approx(0.005 - 0.01 / 3));  // 50^2 flag: 1 cm
+  // 100^2: 5 mm spacing, so the contact keeps a third of it, and the pole is what is left of half.
   CHECK(poleContactThickness(0.005, 0.005) == Approx(0.005 / 3));
   CHECK(poleContactThickness(0.05, 0.005) == 0.005);
   CHECK(placePole(pole, m, 0, 0.005, 0.005).radius == Approx(0.0025 - 0.005 / 3));

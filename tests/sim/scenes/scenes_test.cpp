@@ -159,7 +159,7 @@ TEST_CASE(
 }
 
 TEST_CASE("scenes: a flag finer than its pole's contact thickness still hangs within tau") {
-  // 130^2: 7.7 mm spacing under a 5 mm contact thickness. With the whole thickness the pole pushed
+  // 130^2: 3.9 mm spacing under a 5 mm contact thickness. With the whole thickness the pole pushed
   // the first free column out as far as its springs reach: strain 0.31 within half a second.
   Scene scene = *findScene("flag");
   resampleGrid(scene, 130, 130);

@@ -63,7 +63,7 @@ struct SurfacePoint {
 
 /// The contact thickness (m) a pole keeps the cloth at: at most a third of the key spacing, since the
 /// pinned column lies on its axis and the next node is one spacing off it. With the whole 5 mm at
-/// 200^2 (5 mm spacing), the flag's first free column was pushed out as far as its springs reach and
+/// 200^2 (2.5 mm spacing), the flag's first free column was pushed out as far as its springs reach and
 /// the flag hung at strain 1.15.
 Real poleContactThickness(Real keySpacing, Real thickness);
 
