@@ -176,8 +176,9 @@ void AabbTree::refitSwept(std::span<const Vec3> x0, std::span<const Vec3> x1,
 
 void AabbTree::refitCones(std::span<const Vec3> x0, std::span<const Vec3> x1,
                           std::span<const Triangle> triangles, Real maxHalfAngle) {
-  std::vector<NormalCone> cones(nodes_.size());
-  std::vector<Vec3> bounds;
+  std::vector<NormalCone>& cones = cones_;
+  std::vector<Vec3>& bounds = coneBounds_;
+  cones.resize(nodes_.size());
   for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
     const auto i = static_cast<std::size_t>(n);
     const Node& node = nodes_[i];

@@ -10,6 +10,7 @@
 
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb.h"
+#include "cloth/sim/collision/normal_cone.h"
 
 namespace cloth::sim {
 
@@ -96,6 +97,8 @@ class AabbTree {
   std::vector<int> positionOf_;          ///< triangle index -> its place in order_
   std::vector<std::uint8_t> connected_;  ///< per node: its triangles form one patch (by shared corners)
   std::vector<std::uint8_t> flat_;       ///< per node: a flat patch (refitCones)
+  std::vector<NormalCone> cones_;        ///< refitCones' scratch: per node
+  std::vector<Vec3> coneBounds_;         ///< refitCones' scratch: one leaf's normal bounds
   Real margin_ = 0;                      ///< of the last refit
   std::vector<Aabb> sweptBoxes_;         ///< refitSwept's triangle boxes, in order_'s order
 };
