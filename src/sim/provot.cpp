@@ -10,6 +10,22 @@
 namespace cloth::sim {
 namespace {
 
+// A follower resting on a collider moves only along or off it (moveOutsideColliders), so it may not
+// reach the limit its leader set: the leader takes what is left. Otherwise a chain led round a pole
+// stays stretched however many passes run (the flag falling round its pole peaked at strain 0.31).
+void leaderTakesBlockedExcess(std::span<Vec3> x, const LimitedSpring& s, Real maxLen,
+                              std::span<const Vec3> contact) {
+  const Vec3 d = x[s.b] - x[s.a];
+  const Real len2 = glm::dot(d, d);
+  if (len2 <= maxLen * maxLen * (1 + 1e-12)) return;
+  const Real len = std::sqrt(len2);
+  const Vec3 excess = d * ((len - maxLen) / len);
+  if (s.shareA == 0)
+    moveOutsideColliders(x, s.a, excess, contact);  // a leads
+  else
+    moveOutsideColliders(x, s.b, -excess, contact);
+}
+
 // Corrects one spring (Provot 1995); returns whether it moved anything. omega > 1 over-relaxes.
 bool limitSpring(std::span<Vec3> x, const LimitedSpring& s, Real tau, Real omega,
                  std::span<const Vec3> contact) {
@@ -22,6 +38,7 @@ bool limitSpring(std::span<Vec3> x, const LimitedSpring& s, Real tau, Real omega
   const Vec3 excess = d * (relax * (len - maxLen) / len);  // how much b is too far from a
   if (s.shareA > 0) moveOutsideColliders(x, s.a, s.shareA * excess, contact);
   if (s.shareA < 1) moveOutsideColliders(x, s.b, -(1 - s.shareA) * excess, contact);
+  if (s.led && !contact.empty()) leaderTakesBlockedExcess(x, s, maxLen, contact);
   return true;
 }
 

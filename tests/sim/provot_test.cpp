@@ -121,6 +121,21 @@ TEST_CASE("provot: a spring to a kinematic node is corrected on its free end onl
   CHECK(x[2] == Vec3(2, 1, 0));  // unstretched: untouched
 }
 
+TEST_CASE("provot: a follower resting on a collider that cannot take the correction leaves it to its leader") {
+  // Node 0 pinned, 1 leads 2; node 2 rests on a wall whose outward normal is +x, and the spring
+  // 1-2 pulls it in (-x). It may only slide along the wall, so 1 must come to it.
+  std::vector<Vec3> x{Vec3(1, 0, 0), Vec3(0, 0, 0), Vec3(2, 0, 0)};
+  const std::vector<Vec3> contact{Vec3(0), Vec3(0), Vec3(1, 0, 0)};
+  const ProvotList list = ProvotList::of({{0, 1, 1.0, 0.0, false}, {1, 2, 1.0, 0.0, true}}, 3);
+  ProvotWork work;
+  const ProvotReport r = limitStretch(x, list, 0.1, 10, 1.8, work, contact);
+  CHECK(x[2] == Vec3(2, 0, 0));  // never into the wall
+  CHECK(x[1].x == Approx(0.9));  // the leader came to it
+  CHECK(glm::length(x[2] - x[1]) <= 1.1 + 1e-9);
+  CHECK(r.passes < 10);
+  CHECK(x[0] == Vec3(1, 0, 0));
+}
+
 TEST_CASE("provot: a correction changes the velocity by the displacement it made, so it adds no energy") {
   // Integrated from x = 0 with v = 50 over h = 0.1 to x = 5; the correction pulls it back to 1.
   std::vector<Vec3> corrected{Vec3(1, 0, 0)}, integrated{Vec3(5, 0, 0)}, v{Vec3(50, 0, 0)};

@@ -237,7 +237,9 @@ TEST_CASE("scenes: Huang's single shear spring keeps the curtain's sag but leans
   CHECK(mirrorAsymmetry(single) > 0.03);
 }
 
-TEST_CASE("scenes: the flag's pole is a collider - without drag the flag wraps round it, never into it") {
+TEST_CASE(
+    "scenes: the flag's pole is a collider - without drag the flag wraps round it, never into it, within "
+    "tau") {
   for (const char* name : {"flag", "waving-flag"}) {
     INFO(name);
     Scene scene = *findScene(name);
@@ -245,13 +247,17 @@ TEST_CASE("scenes: the flag's pole is a collider - without drag the flag wraps r
     REQUIRE(scene.colliders[0].shape == ColliderShape::Capsule);
     scene.params.wind.dragCoefficient = 0;  // nothing holds it out in the wind: it swings onto the pole
     Simulation sim = instantiate(scene);
-    Real closest = 1;
+    Real closest = 1, peak = 0;
     while (sim.time() < 4) {
       sim.step();
       closest = std::min(closest, *minColliderClearance(sim.cloth(), sim.colliders()));
+      peak = std::max(peak, maxStrain(sim.cloth(), SpringFamily::Structural));
     }
     const Real thickness = scene.params.collision.thickness;
     CHECK(closest < 0.02);             // it came to the pole
     CHECK(closest > 0.9 * thickness);  // and stayed outside it
+    // Provot's chains led from the pole reach nodes resting on it: the flag peaked at 0.31 when such a
+    // node could not follow its leader.
+    CHECK(peak <= scene.params.material.tau + 0.001);
   }
 }
