@@ -121,7 +121,8 @@ TEST_CASE("provot: a spring to a kinematic node is corrected on its free end onl
   CHECK(x[2] == Vec3(2, 1, 0));  // unstretched: untouched
 }
 
-TEST_CASE("provot: a follower resting on a collider that cannot take the correction leaves it to its leader") {
+TEST_CASE(
+    "provot: a follower resting on a collider that cannot take the correction leaves it to its leader") {
   // Node 0 pinned, 1 leads 2; node 2 rests on a wall whose outward normal is +x, and the spring
   // 1-2 pulls it in (-x). It may only slide along the wall, so 1 must come to it.
   std::vector<Vec3> x{Vec3(1, 0, 0), Vec3(0, 0, 0), Vec3(2, 0, 0)};
