@@ -113,6 +113,10 @@ const std::array kTable = {
               CLOTH_BOOL(scene.params.material.provotOutward), 0, 1},
     ParamSpec{"provot_omega", "-", ParamGroup::Material, "over-relaxation of Provot passes (1 = Provot's)",
               CLOTH_REAL(scene.params.material.provotRelaxation), 1, 1.95},
+    ParamSpec{
+        "strain_projection", "-", ParamGroup::Material,
+        "after Provot's passes, project the springs still over (1 + tau) L all at once (Goldenthal 2007)",
+        CLOTH_BOOL(scene.params.material.strainProjection), 0, 1},
     ParamSpec{"gravity", "m/s^2", ParamGroup::Material, "gravitational acceleration x,y,z",
               CLOTH_VEC3(scene.params.gravity), -100, 100},
     ParamSpec{"wind", "m/s", ParamGroup::Wind, "wind velocity x,y,z", CLOTH_VEC3(scene.params.wind.velocity),

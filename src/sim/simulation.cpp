@@ -179,8 +179,22 @@ void Simulation::limitStretch(Real h) {
                                              provotWork_, contactNormal_);
     report_.provotPasses += r.passes;
     report_.provotCorrections += r.corrections;
+    // Passes ran out: some springs may be left over. Not while a node is dragged: the handle pulls the
+    // cloth against its pins where no shape may meet every limit, and the projections would run to
+    // their limit every step (the tethers hold the handle within reach).
+    if (m.strainProjection && r.passes == m.provotPasses && kinematics_.handles.empty()) projectStrain();
   }
   addCorrectionVelocity(cloth_.x, xBeforeLimit_, cloth_.kind, h, cloth_.v);
+}
+
+// What Provot's passes left over (1 + tau) L, projected all at once (strain_projection.h): along the
+// structural springs only, two per node, so the constraints do not lock the cloth's three degrees of
+// freedom per node as structural and shear springs together (three per node) would.
+void Simulation::projectStrain() {
+  const StrainProjectionSettings s{.tau = params_.material.tau, .maxMove = 0.25 * keySpacing(cloth_)};
+  report_.strainProjections += sim::projectStrain(cloth_.x, cloth_.springsOf(SpringFamily::Structural),
+                                                  cloth_.kind, s, projectionWork_, contactNormal_)
+                                   .iterations;
 }
 
 void Simulation::refitTree(Real margin) {
@@ -207,13 +221,18 @@ void Simulation::collideWithSelf(Real h) {
   const Real thickness = selfContactThickness(params_.collision.thickness, keySpacing(cloth_));
   refitTree(0);
   tree_.refitCones(cloth_.x, cloth_.x, cloth_.triangles, kFlatPatchHalfAngle);
-  report_.selfContacts +=
+  const int pushed =
       resolveSelfCollisions(cloth_, xStart_, tree_, clothEdges_, thickness, contactNormal_, selfScratch_);
+  report_.selfContacts += pushed;
   if (!colliders_.empty()) collide(Friction::Off);
   SelfImpactSettings s{
       .tolerance = 0.01 * thickness, .separation = 0.1 * thickness, .reach = thickness, .passes = 8, .h = h};
+  if (impactsBackedOff_ > 0) {
+    --impactsBackedOff_;
+    return;
+  }
   for (int round = 0; round < kSelfImpactRounds; ++round) {
-    if (round > 0) {
+    if (round > 0 || (pushed > 0 && params_.material.strainProjection)) {  // see strain_projection.h
       limitStretch(h);
       if (!colliders_.empty()) collide(Friction::Off);
     }
@@ -223,8 +242,27 @@ void Simulation::collideWithSelf(Real h) {
     report_.selfImpacts += r.impacts;
     report_.selfZoneNodes += r.zoneNodes;
     report_.selfHeldNodes += r.heldNodes;
-    if (r.impacts == 0 || r.heldNodes > 0) break;  // clear, or the fail-safe held what it must
+    if (r.impacts == 0 || r.heldNodes > 0) {  // clear, or the fail-safe held what it must
+      backOffIfStuck(r.heldNodes);
+      break;
+    }
   }
+}
+
+// The fail-safe holds the cloth at the step's start, which it takes to be free of the cloth passing
+// through itself. When it holds the cloth whole twice in a row, the start is not (self-collision
+// switched on over a tangled cloth, the thickness raised past the gaps between its layers): holding it
+// again would freeze it there for good at the full cost of every pass (50 ms a step for 30 nodes, in
+// the soak). The self-impact pass then stands aside for 1, 2, 4, ... 64 sub-steps, so the cloth moves
+// on and may come apart; each time it is held whole again the pause doubles.
+void Simulation::backOffIfStuck(int heldNodes) {
+  constexpr int kLongestBackOff = 64;
+  if (2 * static_cast<std::size_t>(heldNodes) < cloth_.nodeCount()) {
+    pausedSubsteps_ = 0;
+    return;
+  }
+  if (++pausedSubsteps_ < 2) return;
+  impactsBackedOff_ = std::min(1 << std::min(pausedSubsteps_ - 2, 6), kLongestBackOff);
 }
 
 // Every node in reach of an analytic collider (sphere, plane, box, capsule), found through the cloth's tree.

@@ -20,6 +20,7 @@
 #include "cloth/sim/solve/approx_implicit.h"
 #include "cloth/sim/solve/implicit_cg.h"
 #include "cloth/sim/solve/spring_graph.h"
+#include "cloth/sim/strain_projection.h"
 #include "cloth/sim/tethers.h"
 
 namespace cloth::sim {
@@ -28,6 +29,7 @@ namespace cloth::sim {
 struct StepReport {
   int provotPasses = 0;  ///< summed over substeps
   int provotCorrections = 0;
+  int strainProjections = 0;  ///< fast projections after Provot's passes ran out (strain_projection.h)
   int tetherMoves = 0;        ///< nodes the long-range attachments pulled in
   int cgIterations = 0;       ///< implicit-cg only
   int solverCycles = 0;       ///< multigrid V-cycles, summed over substeps
@@ -100,6 +102,8 @@ class Simulation {
   void integrate(Real h);
   std::span<const Vec3> implicitVelocityChange(Real h);
   void limitStretch(Real h);
+  void projectStrain();
+  void backOffIfStuck(int heldNodes);
   enum class Friction { On, Off };
   int collide(Friction friction);
   int collideWithMesh(const Collider& collider, Friction friction);
@@ -123,7 +127,9 @@ class Simulation {
   Real appliedMassPerNode_ = -1;
   StepReport report_;
   long long recoveries_ = 0;
-  bool struggling_ = false;  ///< the last sub-step failed even in smaller pieces
+  bool struggling_ = false;   ///< the last sub-step failed even in smaller pieces
+  int pausedSubsteps_ = 0;    ///< sub-steps in a row the self-impact fail-safe held the cloth whole
+  int impactsBackedOff_ = 0;  ///< sub-steps left without the self-impact pass (collideWithSelf)
 
   // Per-step scratch, sized once.
   std::vector<Vec3> force_, xStart_, vStart_, xBeforeLimit_;
@@ -148,6 +154,7 @@ class Simulation {
   std::vector<NodeKind> provotListFor_;  ///< the node kinds provotList_ was ordered for
   bool provotListOutward_ = false;
   ProvotWork provotWork_;
+  StrainProjectionWork projectionWork_;
   Tethers tethers_;
   Workers workers_{1};  ///< resized to params().solver.threads by every step
 };
