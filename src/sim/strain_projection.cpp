@@ -24,9 +24,10 @@ Real stretchExcess(std::span<const Vec3> x, const Spring& s, Real tau) {
   return glm::length(x[s.b] - x[s.a]) / ((1 + tau) * s.rest) - 1;
 }
 
-// The springs at or over (1 - nearLimit) of their limit with a node that may move: the constraints
-// C_s = |x_b - x_a| - (1 + tau) L_s (Goldenthal et al. 2007, fast projection, with the limit as the length), their
-// directions, and the largest excess over the limit among all springs.
+// The springs at or over (1 - nearLimit) of their limit with a node that may move become constraints
+// (Goldenthal et al. 2007, fast projection, with the limit as the length): C_s = |x_b - x_a| -
+// (1 + tau) L_s where positive, 0 (keep the length) for those just under it. Also their directions,
+// and returns the largest excess over the limit among all springs.
 Real gatherConstraints(std::span<const Vec3> x, std::span<const Spring> springs,
                        std::span<const NodeKind> kind, const StrainProjectionSettings& s,
                        StrainProjectionWork& w) {
@@ -96,10 +97,11 @@ int solveMultipliers(std::span<const Spring> springs, std::span<const NodeKind> 
   return iterations;
 }
 
-// x += Δx = -W J^T lambda (Goldenthal et al. 2007), each node only along or off the collider
-// it rests on. Leaves x as it was if the solve gave anything not finite.
-// Scaled down so that no node moves further than maxMove: where the constraints are nearly dependent
-// (a straight run of springs) the linearised solve asks for moves far beyond the excess it removes.
+// x += Δx = -W J^T lambda (Goldenthal et al. 2007), each node only along or off the collider it rests
+// on; leaves x as it was if the solve gave anything not finite. Scaled down so that no node moves
+// further than maxMove: the linearisation holds for small moves only, and the foot of a long column
+// may need to rise several key spacings (the 200^2 curtain's first projection, unscaled, stretched
+// springs it had not constrained to 50 % over their limit).
 void applyProjection(std::span<Vec3> x, std::span<const Spring> springs, std::span<const NodeKind> kind,
                      Real maxMove, StrainProjectionWork& w, std::span<const Vec3> contactNormal) {
   if (!std::all_of(w.lambda.begin(), w.lambda.end(), [](Real l) { return std::isfinite(l); })) return;

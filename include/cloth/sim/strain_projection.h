@@ -5,9 +5,10 @@
 //
 // Provot's passes are Gauss-Seidel: a column of springs carrying a hanging cloth sheds its excess one
 // spring per pass, so a 100^2 curtain still peaks at strain 0.111 after 24 passes. Fast projection moves
-// every node at once: with the springs at or near their limit as equality constraints C_s(x) = |x_b -
-// x_a| - (1 + tau) L_s = 0, each iteration solves (J W J^T) lambda = C for the smallest mass-weighted
-// move Δx = -W J^T lambda that meets their linearisation, then checks the springs again.
+// every node at once: with the structural springs at or near their limit as equality constraints
+// C_s(x) = |x_b - x_a| - (1 + tau) L_s = 0 (those just under it keep their length), each projection
+// solves (J W J^T) lambda = C for the smallest mass-weighted move Δx = -W J^T lambda that meets their
+// linearisation, then checks the springs again.
 
 #include <cstdint>
 #include <span>
@@ -19,13 +20,14 @@ namespace cloth::sim {
 
 /// Limits of one projection.
 struct StrainProjectionSettings {
-  Real tau = 0.1;              ///< strain limit (dimensionless)
-  Real tolerance = 1e-4;       ///< stop once no spring is longer than (1 + tolerance)(1 + tau) L
-  Real nearLimit = 5e-3;       ///< springs within this share of their limit join the constraints
-  Real mostExcess = 0.1;       ///< no projection where a spring is further over its limit than this share
-  int maxIterations = 30;      ///< projections (each a linear solve) at most
-  Real maxMove = 0.01;         ///< m: no node moves further in one projection (the rest is scaled down)
-  int maxSolveIterations = 0;  ///< conjugate-gradient iterations per solve (0 = as many as constraints)
+  Real tau = 0.1;          ///< strain limit (dimensionless)
+  Real tolerance = 1e-4;   ///< stop once no spring is longer than (1 + tolerance)(1 + tau) L
+  Real nearLimit = 5e-3;   ///< springs within this share of their limit join the constraints
+  Real mostExcess = 0.1;   ///< no projection where a spring is further over its limit than this share
+  int maxIterations = 30;  ///< projections (each a linear solve) at most
+  Real maxMove = 0.01;     ///< m: no node moves further in one projection (the rest is scaled down)
+  int maxSolveIterations =
+      0;  ///< conjugate-gradient iterations per solve (0: one per constraint, at most 500)
 };
 
 /// Outcome of projectStrain.
