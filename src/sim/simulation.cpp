@@ -192,9 +192,8 @@ void Simulation::limitStretch(Real h) {
 // freedom per node as structural and shear springs together (three per node) would.
 void Simulation::projectStrain() {
   const StrainProjectionSettings s{.tau = params_.material.tau, .maxMove = 0.25 * keySpacing(cloth_)};
-  report_.strainProjections += sim::projectStrain(cloth_.x, cloth_.springsOf(SpringFamily::Structural),
-                                                  cloth_.kind, s, projectionWork_, contactNormal_)
-                                   .iterations;
+  sim::projectStrain(cloth_.x, cloth_.springsOf(SpringFamily::Structural), cloth_.kind, s, projectionWork_,
+                     contactNormal_);
 }
 
 void Simulation::refitTree(Real margin) {
@@ -225,12 +224,12 @@ void Simulation::collideWithSelf(Real h) {
       resolveSelfCollisions(cloth_, xStart_, tree_, clothEdges_, thickness, contactNormal_, selfScratch_);
   report_.selfContacts += pushed;
   if (!colliders_.empty()) collide(Friction::Off);
-  SelfImpactSettings s{
-      .tolerance = 0.01 * thickness, .separation = 0.1 * thickness, .reach = thickness, .passes = 8, .h = h};
-  if (impactsBackedOff_ > 0) {
+  if (impactsBackedOff_ > 0) {  // backOffIfStuck
     --impactsBackedOff_;
     return;
   }
+  SelfImpactSettings s{
+      .tolerance = 0.01 * thickness, .separation = 0.1 * thickness, .reach = thickness, .passes = 8, .h = h};
   for (int round = 0; round < kSelfImpactRounds; ++round) {
     if (round > 0 || (pushed > 0 && params_.material.strainProjection)) {  // see strain_projection.h
       limitStretch(h);
@@ -256,13 +255,13 @@ void Simulation::collideWithSelf(Real h) {
 // the soak). The self-impact pass then stands aside for 1, 2, 4, ... 64 sub-steps, so the cloth moves
 // on and may come apart; each time it is held whole again the pause doubles.
 void Simulation::backOffIfStuck(int heldNodes) {
-  constexpr int kLongestBackOff = 64;
+  constexpr int kMostDoublings = 6;  // 64 sub-steps
   if (2 * static_cast<std::size_t>(heldNodes) < cloth_.nodeCount()) {
     pausedSubsteps_ = 0;
     return;
   }
   if (++pausedSubsteps_ < 2) return;
-  impactsBackedOff_ = std::min(1 << std::min(pausedSubsteps_ - 2, 6), kLongestBackOff);
+  impactsBackedOff_ = 1 << std::min(pausedSubsteps_ - 2, kMostDoublings);
 }
 
 // Every node in reach of an analytic collider (sphere, plane, box, capsule), found through the cloth's tree.

@@ -100,8 +100,8 @@ int solveMultipliers(std::span<const Spring> springs, std::span<const NodeKind> 
 // x += Δx = -W J^T lambda (Goldenthal et al. 2007), each node only along or off the collider it rests
 // on; leaves x as it was if the solve gave anything not finite. Scaled down so that no node moves
 // further than maxMove: the linearisation holds for small moves only, and the foot of a long column
-// may need to rise several key spacings (the 200^2 curtain's first projection, unscaled, stretched
-// springs it had not constrained to 50 % over their limit).
+// may need to rise several key spacings, which would stretch the springs across it that are not
+// constrained; the projections after this one bring it the rest of the way.
 void applyProjection(std::span<Vec3> x, std::span<const Spring> springs, std::span<const NodeKind> kind,
                      Real maxMove, StrainProjectionWork& w, std::span<const Vec3> contactNormal) {
   if (!std::all_of(w.lambda.begin(), w.lambda.end(), [](Real l) { return std::isfinite(l); })) return;
@@ -140,8 +140,7 @@ StrainProjectionReport projectStrain(std::span<Vec3> x, std::span<const Spring> 
   while (report.worstExcess > settings.tolerance && report.iterations < settings.maxIterations) {
     ++report.iterations;
     report.constraints = static_cast<int>(work.active.size());
-    const int most = settings.maxSolveIterations > 0 ? settings.maxSolveIterations
-                                                     : std::min(report.constraints, kMostSolveIterations);
+    const int most = std::min(report.constraints, kMostSolveIterations);
     report.solveIterations += solveMultipliers(springs, kind, most, work);
     applyProjection(x, springs, kind, settings.maxMove, work, contactNormal);
     // A projection may stretch springs it did not constrain past their limit (the next one constrains

@@ -29,7 +29,6 @@ namespace cloth::sim {
 struct StepReport {
   int provotPasses = 0;  ///< summed over substeps
   int provotCorrections = 0;
-  int strainProjections = 0;  ///< fast projections after Provot's passes ran out (strain_projection.h)
   int tetherMoves = 0;        ///< nodes the long-range attachments pulled in
   int cgIterations = 0;       ///< implicit-cg only
   int solverCycles = 0;       ///< multigrid V-cycles, summed over substeps

@@ -26,8 +26,6 @@ struct StrainProjectionSettings {
   Real mostExcess = 0.1;   ///< no projection where a spring is further over its limit than this share
   int maxIterations = 30;  ///< projections (each a linear solve) at most
   Real maxMove = 0.01;     ///< m: no node moves further in one projection (the rest is scaled down)
-  int maxSolveIterations =
-      0;  ///< conjugate-gradient iterations per solve (0: one per constraint, at most 500)
 };
 
 /// Outcome of projectStrain.
@@ -44,7 +42,7 @@ struct StrainProjectionWork {
   std::vector<Vec3> direction;        ///< their unit directions a -> b
   std::vector<Real> c, lambda, r, p, ap;
   std::vector<Vec3> nodeSum;  ///< W J^T of a constraint vector, per node
-  std::vector<Vec3> before;   ///< positions before the last projection, to undo one that made it worse
+  std::vector<Vec3> before;   ///< positions before the projections, to undo them if they made it worse
 };
 
 /// Largest |x_b - x_a| / ((1 + tau) L) - 1 over the list's springs (negative if all are shorter).
