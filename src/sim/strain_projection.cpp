@@ -74,25 +74,30 @@ Real dot(std::span<const Real> a, std::span<const Real> b) {
   return sum;
 }
 
-// (J W J^T) lambda = C by conjugate gradients from lambda = 0 (Goldenthal et al. 2007, fast projection);
-// returns the iterations made. J W J^T is symmetric and positive semi-definite.
+// (J W J^T) lambda = C by conjugate gradients from lambda = 0 (Goldenthal et al. 2007, fast projection),
+// preconditioned by the chains' exact solves (constraint_chains.h); returns the iterations made.
+// J W J^T is symmetric and positive semi-definite.
 int solveMultipliers(std::span<const Spring> springs, std::span<const NodeKind> kind, int maxIterations,
                      StrainProjectionWork& w) {
   const std::size_t n = w.active.size();
-  w.lambda.assign(n, 0), w.r = w.c, w.p = w.c, w.ap.resize(n);
+  buildChains(springs, kind, w.active, w.direction, kind.size(), w.chains);
+  w.lambda.assign(n, 0), w.r = w.c, w.z.resize(n), w.ap.resize(n);
+  solveChains(w.chains, w.r, w.z);
+  w.p = w.z;
   const Real goal = kSolveTolerance * kSolveTolerance * dot(w.c, w.c);
-  Real rr = dot(w.r, w.r);
+  Real rz = dot(w.r, w.z);
   int iterations = 0;
-  while (iterations < maxIterations && rr > goal) {
+  while (iterations < maxIterations && dot(w.r, w.r) > goal) {
     ++iterations;
     applySystem(springs, kind, w, w.p, w.ap);
     const Real pap = dot(w.p, w.ap);
-    if (!(pap > 0)) break;  // a direction the constraints cannot move along
-    const Real alpha = rr / pap;
+    if (!(pap > 0) || !(rz > 0)) break;  // a direction the constraints cannot move along
+    const Real alpha = rz / pap;
     for (std::size_t i = 0; i < n; ++i) w.lambda[i] += alpha * w.p[i], w.r[i] -= alpha * w.ap[i];
-    const Real rrNext = dot(w.r, w.r);
-    for (std::size_t i = 0; i < n; ++i) w.p[i] = w.r[i] + (rrNext / rr) * w.p[i];
-    rr = rrNext;
+    solveChains(w.chains, w.r, w.z);
+    const Real rzNext = dot(w.r, w.z);
+    for (std::size_t i = 0; i < n; ++i) w.p[i] = w.z[i] + (rzNext / rz) * w.p[i];
+    rz = rzNext;
   }
   return iterations;
 }

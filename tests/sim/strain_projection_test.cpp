@@ -37,12 +37,14 @@ TEST_CASE("strain projection: a long hanging ladder complies at once where Provo
   limitStretch(provot.x, provotOrder(provot, false), 0.1, 24, 1.8, work);
   const Real afterProvot = maxStrain(provot, SpringFamily::Structural);
   const StrainProjectionReport r = project(c, 0.1);
-  INFO("Provot's 24 passes leave strain " << afterProvot << "; projections " << r.iterations);
+  INFO("Provot's 24 passes leave strain " << afterProvot << "; projections " << r.iterations
+                                          << ", solve iterations " << r.solveIterations);
   CHECK(afterProvot > 0.105);  // what the projection is for
   CHECK(maxStrain(c, SpringFamily::Structural) <= 0.1 + 1e-3);
   CHECK(r.worstExcess <= 1e-4);
   CHECK(r.iterations <= 10);
-  CHECK(c.x[c.index(0, 0)] == Vec3(0));  // the pins stay
+  CHECK(r.solveIterations <= 3 * r.iterations);  // the chains' preconditioner: 60 springs in a column
+  CHECK(c.x[c.index(0, 0)] == Vec3(0));          // the pins stay
   CHECK(c.x[c.index(1, 0)] == Vec3(1.1, 0, 0));
 }
 

@@ -8,13 +8,15 @@
 // every node at once: with the structural springs at or near their limit as equality constraints
 // C_s(x) = |x_b - x_a| - (1 + tau) L_s = 0 (those just under it keep their length), each projection
 // solves (J W J^T) lambda = C for the smallest mass-weighted move Δx = -W J^T lambda that meets their
-// linearisation, then checks the springs again.
+// linearisation, then checks the springs again. The solve is preconditioned along the chains of
+// constrained springs (constraint_chains.h).
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "cloth/sim/cloth.h"
+#include "cloth/sim/constraint_chains.h"
 
 namespace cloth::sim {
 
@@ -40,7 +42,8 @@ struct StrainProjectionReport {
 struct StrainProjectionWork {
   std::vector<std::uint32_t> active;  ///< constrained springs (indices into the list)
   std::vector<Vec3> direction;        ///< their unit directions a -> b
-  std::vector<Real> c, lambda, r, p, ap;
+  std::vector<Real> c, lambda, r, z, p, ap;
+  ConstraintChains chains;    ///< the solve's preconditioner
   std::vector<Vec3> nodeSum;  ///< W J^T of a constraint vector, per node
   std::vector<Vec3> before;   ///< positions before the projections, to undo them if they made it worse
 };
