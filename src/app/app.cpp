@@ -219,7 +219,9 @@ void App::setComparison(const std::vector<std::string>& overrides) {
 int App::stepsForFrame(double wallSeconds) {
   if (state_.paused) return std::exchange(state_.stepOnce, false) ? 1 : 0;
   const double h = state_.settings.scene.params.solver.h;
-  return state_.playback.stepsForFrame(wallSeconds, h, recorder_.active() || options_.headless, capture_.fps);
+  const double msPerStep = state_.stats.msPerStep + (compare_ ? compare_->state().stats.msPerStep : 0.0);
+  return state_.playback.stepsForFrame(wallSeconds, h, recorder_.active() || options_.headless, capture_.fps,
+                                       1e-3 * msPerStep);
 }
 
 glm::ivec4 App::panelPixels(glm::vec4 rect, glm::ivec2 size) const {
