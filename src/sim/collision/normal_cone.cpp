@@ -34,11 +34,13 @@ NormalCone NormalCone::around(std::span<const Vec3> directions) {
   if (!any) return {};
   const Real len = glm::length(sum);
   if (!(len > 1e-9)) return NormalCone::everywhere();
-  NormalCone cone{sum / len, 0};
+  // The widest direction has the least cosine to the axis: one arc cosine for the whole cone (an
+  // angle per direction cost the 200^2 curtain 7 % of its step).
+  const Vec3 axis = sum / len;
+  Real leastCosine = 1;
   for (const Vec3& d : directions)
-    if (glm::length(d) > 0)
-      cone.halfAngle = std::max(cone.halfAngle, angleBetween(cone.axis, glm::normalize(d)));
-  return cone;
+    if (const Real l = glm::length(d); l > 0) leastCosine = std::min(leastCosine, glm::dot(axis, d) / l);
+  return {axis, std::acos(std::clamp<Real>(leastCosine, -1, 1))};
 }
 
 NormalCone merge(const NormalCone& a, const NormalCone& b) {
