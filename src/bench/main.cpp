@@ -150,9 +150,14 @@ json colliderTable(const Options& o) {
   return out;
 }
 
+// Slack over tau for a contact row's peak strain away from a dragged node (the drape pressed into
+// its table by the mouse peaks at 0.107: the node under the handle's neighbours is held by the top).
+constexpr double kStrainMargin = 0.01;
+
 json contactTable(const Options& o) {
   std::printf(
-      "\ncontacts (%d threads; measured after every step; targets: 0 intersections, 0 penetrations)\n",
+      "\ncontacts (%d threads; measured after every step; targets: 0 intersections, 0 penetrations, strain"
+      " away from a dragged node <= tau + 0.01)\n",
       sim::Workers::coreCount());
   std::printf("  %-78s %6s %6s %8s %8s %8s %6s %8s\n", "scenario", "self", "pen", "strain", "away", "ms/step",
               "held", "sim s");
@@ -162,7 +167,8 @@ json contactTable(const Options& o) {
       std::printf("  %-78s skipped\n", r.scenario.c_str());
       continue;
     }
-    const bool met = r.maxSelfIntersections == 0 && r.maxPenetrations == 0;
+    const bool met =
+        r.maxSelfIntersections == 0 && r.maxPenetrations == 0 && r.peakStrainAway <= r.tau + kStrainMargin;
     std::printf("  %-78s %6d %6d %8.3f %8.3f %8.3f %6d %8.1f  %s\n", r.scenario.c_str(),
                 r.maxSelfIntersections, r.maxPenetrations, r.peakStrain, r.peakStrainAway, r.msPerStep,
                 r.heldSteps, r.seconds, met ? "met" : "NOT MET");
