@@ -110,8 +110,10 @@ json stabilityTable(const Options& o) {
 }
 
 json largeStepsTable(const Options& o) {
-  std::printf("\nlarge steps (%d threads, the scenes' default; every figure against its target)\n",
-              sim::Workers::coreCount());
+  std::printf(
+      "\nlarge steps (%d threads, the scenes' default; every figure against its target; timings: the median "
+      "of %d runs)\n",
+      sim::Workers::coreCount(), bench::kTimedRuns);
   json out = json::array();
   for (const bench::LargeStepRow& r : bench::largeStepRows(o.quick)) {
     if (r.comparison)
