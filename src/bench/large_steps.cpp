@@ -54,10 +54,10 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// run() kTimedRuns times: the last run, with the median time.
-Run medianRun(const config::Settings& s, double seconds) {
+// run() `runs` times: the last run, with the median time.
+Run medianRun(const config::Settings& s, double seconds, int runs) {
   std::vector<double> ms;
-  for (int k = 1; k < kTimedRuns; ++k) ms.push_back(run(s, seconds).msPerStep);
+  for (int k = 1; k < runs; ++k) ms.push_back(run(s, seconds).msPerStep);
   Run r = run(s, seconds);
   ms.push_back(r.msPerStep);
   r.msPerStep = median(ms);
@@ -134,10 +134,10 @@ FlagRun flagRun(const config::Settings& flag, double seconds) {
   return r;
 }
 
-// flagRun() kTimedRuns times: the last run, with the median time.
-FlagRun medianFlagRun(const config::Settings& flag, double seconds) {
+// flagRun() `runs` times: the last run, with the median time.
+FlagRun medianFlagRun(const config::Settings& flag, double seconds, int runs) {
   std::vector<double> wall;
-  for (int k = 1; k < kTimedRuns; ++k) wall.push_back(flagRun(flag, seconds).secondsPerSecond);
+  for (int k = 1; k < runs; ++k) wall.push_back(flagRun(flag, seconds).secondsPerSecond);
   FlagRun r = flagRun(flag, seconds);
   wall.push_back(r.secondsPerSecond);
   r.secondsPerSecond = median(wall);
@@ -182,10 +182,10 @@ std::vector<LargeStepRow> resolution(const std::vector<int>& grids) {
 
 // The flag on a fine grid in its wind, at its default step: strain, flutter and wall time per
 // simulated second.
-std::vector<LargeStepRow> fineFlag(int g, double seconds) {
+std::vector<LargeStepRow> fineFlag(int g, double seconds, int runs) {
   const std::string grid = "grid=" + std::to_string(g) + "x" + std::to_string(g);
-  const FlagRun r = medianFlagRun(scene("flag", {grid.c_str()}), 1.0 + seconds);
-  const FlagRun serial = medianFlagRun(scene("flag", {grid.c_str(), "threads=1"}), 1.0 + seconds);
+  const FlagRun r = medianFlagRun(scene("flag", {grid.c_str()}), 1.0 + seconds, runs);
+  const FlagRun serial = medianFlagRun(scene("flag", {grid.c_str(), "threads=1"}), 1.0 + seconds, runs);
   const std::string name = "flag at " + std::to_string(g) + "^2 in its wind, 1/60 s (" +
                            std::to_string(r.flutter.dominantHz).substr(0, 4) + " Hz, " +
                            std::to_string(r.flutter.peakToPeak).substr(0, 4) + " m peak to peak)";
@@ -195,10 +195,10 @@ std::vector<LargeStepRow> fineFlag(int g, double seconds) {
 }
 
 // The hanging curtain on a fine grid at one step per 60 Hz frame.
-LargeStepRow fineHanging(int g, const char* how, std::initializer_list<const char*> assignments) {
+LargeStepRow fineHanging(int g, const char* how, std::initializer_list<const char*> assignments, int runs) {
   config::Settings s = scene("hang-vertical", assignments);
   (void)config::applyAssignment(s, ("grid=" + std::to_string(g) + "x" + std::to_string(g)).c_str());
-  const Run r = medianRun(s, 1.0);
+  const Run r = medianRun(s, 1.0, runs);
   return {"hang-vertical at " + std::to_string(g) + "^2, h = 1/60 s, " + how + ": ms per step",
           r.msPerStep,
           "ms",
@@ -222,12 +222,12 @@ LargeStepRow folding(const char* how, std::initializer_list<const char*> assignm
 
 // The hanging curtain's cost per simulated second with its default solver at growing grids, against
 // 100x Blender's (5.45 s at 100^2), and how it grows with the node count n.
-std::vector<LargeStepRow> hangingCost(const std::vector<int>& grids) {
+std::vector<LargeStepRow> hangingCost(const std::vector<int>& grids, int runs) {
   std::vector<LargeStepRow> rows;
   std::vector<double> nodes, costs;
   for (int g : grids) {
     const Run r = medianRun(
-        scene("hang-vertical", {("grid=" + std::to_string(g) + "x" + std::to_string(g)).c_str()}), 1.0);
+        scene("hang-vertical", {("grid=" + std::to_string(g) + "x" + std::to_string(g)).c_str()}), 1.0, runs);
     const double perSecond = r.msPerStep * 60;  // one 1/60 s step per simulated 1/60 s
     nodes.push_back(double(g) * g), costs.push_back(perSecond);
     const double target = g == 100 ? 55 : g == 200 ? 400 : 0;
@@ -248,6 +248,7 @@ std::vector<LargeStepRow> hangingCost(const std::vector<int>& grids) {
 }  // namespace
 
 std::vector<LargeStepRow> largeStepRows(bool quick) {
+  const int runs = quick ? 1 : kTimedRuns;  // CI checks no timing
   std::vector<LargeStepRow> rows;
   rows.push_back(freeFall("Kang's single Jacobi iteration", {"integrator=approx-implicit", "solver=jacobi"}));
   rows.back().comparison = true;
@@ -261,14 +262,16 @@ std::vector<LargeStepRow> largeStepRows(bool quick) {
   rows.push_back(folding("Kang's system converged (multigrid)", {"integrator=approx-implicit"}));
   rows.back().comparison = true;
   rows.push_back(folding("exact Jacobian, 4 multigrid-preconditioned CG iterations (default)", {}));
-  for (const LargeStepRow& r : fineFlag(quick ? 40 : 100, quick ? 0.2 : 1.0)) rows.push_back(r);
+  for (const LargeStepRow& r : fineFlag(quick ? 40 : 100, quick ? 0.2 : 1.0, runs)) rows.push_back(r);
   const int fine = quick ? 40 : 100;
-  rows.push_back(fineHanging(fine, "Kang's system, multigrid", {"integrator=approx-implicit"}));
-  rows.push_back(fineHanging(fine, "exact Jacobian, multigrid CG (default)", {}));
+  rows.push_back(fineHanging(fine, "Kang's system, multigrid", {"integrator=approx-implicit"}, runs));
+  rows.push_back(fineHanging(fine, "exact Jacobian, multigrid CG (default)", {}, runs));
   rows.back().comparison = true;
-  rows.push_back(fineHanging(fine, "exact Jacobian, multigrid CG (default), one thread", {"threads=1"}));
+  rows.push_back(
+      fineHanging(fine, "exact Jacobian, multigrid CG (default), one thread", {"threads=1"}, runs));
   rows.back().comparison = true;
-  for (const LargeStepRow& r : hangingCost(quick ? std::vector<int>{16, 32} : std::vector<int>{32, 100, 200}))
+  for (const LargeStepRow& r :
+       hangingCost(quick ? std::vector<int>{16, 32} : std::vector<int>{32, 100, 200}, runs))
     rows.push_back(r);
   return rows;
 }

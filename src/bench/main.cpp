@@ -111,9 +111,8 @@ json stabilityTable(const Options& o) {
 
 json largeStepsTable(const Options& o) {
   std::printf(
-      "\nlarge steps (%d threads, the scenes' default; every figure against its target; timings: the median "
-      "of %d runs)\n",
-      sim::Workers::coreCount(), bench::kTimedRuns);
+      "\nlarge steps (%d threads, the scenes' default; every figure against its target; timings: %s)\n",
+      sim::Workers::coreCount(), o.quick ? "one run" : "the median of 3 runs");
   json out = json::array();
   for (const bench::LargeStepRow& r : bench::largeStepRows(o.quick)) {
     if (r.comparison)
