@@ -49,19 +49,24 @@ Run run(const config::Settings& s, double seconds) {
   return r;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+// measure() `runs` times: the last result, with the median of the times `time` picks out of each.
+template <class Measure, class Time>
+auto withMedianTime(int runs, Measure measure, Time time) {
+  std::vector<double> times;
+  for (int k = 1; k < runs; ++k) {
+    auto r = measure();
+    times.push_back(time(r));
+  }
+  auto last = measure();
+  times.push_back(time(last));
+  std::sort(times.begin(), times.end());
+  time(last) = times[times.size() / 2];
+  return last;
 }
 
-// run() `runs` times: the last run, with the median time.
 Run medianRun(const config::Settings& s, double seconds, int runs) {
-  std::vector<double> ms;
-  for (int k = 1; k < runs; ++k) ms.push_back(run(s, seconds).msPerStep);
-  Run r = run(s, seconds);
-  ms.push_back(r.msPerStep);
-  r.msPerStep = median(ms);
-  return r;
+  return withMedianTime(
+      runs, [&] { return run(s, seconds); }, [](Run& r) -> double& { return r.msPerStep; });
 }
 
 double meanHeight(const sim::Cloth& c) {
@@ -134,14 +139,9 @@ FlagRun flagRun(const config::Settings& flag, double seconds) {
   return r;
 }
 
-// flagRun() `runs` times: the last run, with the median time.
 FlagRun medianFlagRun(const config::Settings& flag, double seconds, int runs) {
-  std::vector<double> wall;
-  for (int k = 1; k < runs; ++k) wall.push_back(flagRun(flag, seconds).secondsPerSecond);
-  FlagRun r = flagRun(flag, seconds);
-  wall.push_back(r.secondsPerSecond);
-  r.secondsPerSecond = median(wall);
-  return r;
+  return withMedianTime(
+      runs, [&] { return flagRun(flag, seconds); }, [](FlagRun& r) -> double& { return r.secondsPerSecond; });
 }
 
 // The flag at its default 60 steps a second against Kang's update at the paper's 1 ms.
