@@ -2,6 +2,7 @@
 //   clothbench [--quick] [--json FILE]
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,15 +37,25 @@ struct Options {
   std::string jsonPath;
 };
 
+// A positive whole number of steps, all of `text` ("abc", "0", "-5" and "10x" are refused).
+bool parseSteps(const char* text, long long& steps) {
+  char* end = nullptr;
+  errno = 0;
+  const long long n = std::strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || errno == ERANGE || n <= 0) return false;
+  steps = n;
+  return true;
+}
+
 bool parse(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0)
       o.quick = true;
     else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
       o.jsonPath = argv[++i];
-    else if (std::strcmp(argv[i], "--soak") == 0 && i + 1 < argc)
-      o.soakSteps = std::atoll(argv[++i]);
-    else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+    else if (std::strcmp(argv[i], "--soak") == 0 && i + 1 < argc) {
+      if (!parseSteps(argv[++i], o.soakSteps)) return false;
+    } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
       o.only = argv[++i];
     else
       return false;

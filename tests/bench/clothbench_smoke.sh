@@ -3,6 +3,11 @@
 set -u
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A soak length that is not a positive whole number is refused, not taken for a full benchmark run.
+for bad in abc 0 -5 10x; do
+  "$1" --soak "$bad" >/dev/null 2>&1
+  [ $? -eq 2 ] || { echo "clothbench --soak $bad was not refused"; exit 1; }
+done
 "$1" --quick --json "$work/bench.json" >"$work/out.txt" || { cat "$work/out.txt"; exit 1; }
 python3 - "$work/bench.json" <<'PY'
 import json, math, sys
