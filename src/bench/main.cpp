@@ -122,7 +122,9 @@ json stabilityTable(const Options& o) {
 
 json largeStepsTable(const Options& o) {
   std::printf(
-      "\nlarge steps (%d threads, the scenes' default; every figure against its target; timings: %s)\n",
+      "\nlarge steps (%d threads, the scenes' defaults but self-collision off; every figure against its "
+      "target;"
+      " timings: %s)\n",
       sim::Workers::coreCount(),
       o.quick ? "one run" : ("the median of " + std::to_string(bench::kTimedRuns) + " runs").c_str());
   json out = json::array();
