@@ -37,7 +37,8 @@ in_xvfb "
 [ "$(json "$work/pin.json" "len(d['pinned'])")" = 3 ] || fail "expected 3 pinned nodes"
 
 # The drape's middle node dragged 120 px straight down with the mouse, into the table top, and held:
-# the mouse pulls, the table wins, so it stays on the top and nothing is through the table (before,
+# the mouse pulls, the table wins, so it stays on the top (0.79 m: the fitted table stands 1 cm into
+# the floor) and nothing is through the table (before,
 # the node went through the top). Dragged farther, the cloth is pulled off the near edge; how it
 # tangles then depends on the frame timing, so that is measured by clothbench --only contacts.
 in_xvfb "'$clothview' --scene drape --exit-after 2.5 --dump-state '$work/drape.json'" >/dev/null 2>&1 \
@@ -54,6 +55,6 @@ echo "drape node $middle at ($mx, $my) dragged 120 px down: ends at" \
   "$(json "$work/into-table.json" "d['key_nodes'][$middle]"), contacts $(json "$work/into-table.json" "d['contacts']")"
 [ "$(json "$work/into-table.json" "d['contacts']['collider_penetrations']")" = 0 ] ||
   fail "cloth went into the table: $(json "$work/into-table.json" "d['contacts']")"
-[ "$(json "$work/into-table.json" "d['key_nodes'][$middle][1] >= 0.8")" = True ] ||
+[ "$(json "$work/into-table.json" "d['key_nodes'][$middle][1] >= 0.79")" = True ] ||
   fail "the dragged node is not on the table top"
 finish

@@ -160,12 +160,13 @@ TEST_CASE("mesh_file: a Z-up STL stands upright, a Y-up OBJ stays as it is, coll
   CHECK(wusonObj->fileUp() == sim::UpAxis::Y);
 
   // The spider is flat (legs spread, 3.3 units high in the file's z): upright, its height is its
-  // smallest side and it stands on the ground; read as Y-up it stands on its side, 8 units high.
+  // smallest side and it stands on the ground (sunk in it by two thicknesses); read as Y-up it stands on its
+  // side, 8 units high.
   const sim::Aabb upright = placedBounds(spider, sim::MeshUp::Auto);
   const sim::Vec3 e = upright.extent();
   CHECK(e.y < 0.6 * std::min(e.x, e.z));
   CHECK(e.y == Approx(0.8 * 3.299 / 8.0).epsilon(0.01));  // fitted: the largest side is 0.8 m
-  CHECK(upright.lo.y == Approx(0).margin(1e-9));
+  CHECK(upright.lo.y == Approx(-sim::kFloorSink * sim::CollisionSettings{}.thickness).margin(1e-9));
   const sim::Vec3 onItsSide = placedBounds(spider, sim::MeshUp::Y).extent();
   CHECK(onItsSide.y == Approx(0.8).epsilon(1e-6));
 

@@ -102,7 +102,8 @@ MeshPlacement meshPlacement(const CollisionMesh& mesh, const CollisionSettings& 
     fit.scale = kFittedMeshSize / largest;
     fit.origin = -fit.scale * Vec3(b.center().x, b.lo.y, b.center().z);
   }
-  return {s.meshOffset + s.meshScale * fit.origin, s.meshScale * fit.scale, fit.zUp};
+  const Vec3 sunk(0, s.meshFit ? -kFloorSink * s.thickness : 0, 0);
+  return {s.meshOffset + s.meshScale * fit.origin + sunk, s.meshScale * fit.scale, fit.zUp};
 }
 
 // How far along +x a box must move to clear every box in `taken`, with a gap between.

@@ -8,6 +8,8 @@
 
 #include <glm/geometric.hpp>
 
+#include "cloth/sim/collision/ccd.h"
+#include "cloth/sim/collision/intersections.h"
 #include "cloth/sim/collision/point_move.h"
 #include "cloth/sim/geometry.h"
 
@@ -15,6 +17,16 @@ namespace cloth::sim {
 namespace {
 
 using EdgeKey = std::pair<NodeIndex, NodeIndex>;
+
+// How squarely a contact must face a feature: the cosine between its normal (the cloth triangle's, or
+// across the two edges) and the feature's outward normal. A cloth triangle lying along a thin part has
+// a normal across the vertex normals there (cosines 0.0-0.2 at a thin part of the Wuson): which side
+// it belongs on is a toss-up, and pushes of 1-2 cm, many at once, carried the cloth through the part.
+// The faces' own contacts (collider.h) and the other features' hold such cloth.
+constexpr Real kLeastFacing = 0.3;
+
+// How close (contact thicknesses) a cloth part passing a feature in the step must come to meet it.
+constexpr Real kSweptTolerance = 0.01;
 
 // A box's corners point out along their diagonal; an edge's normal bisects its two faces.
 void boxFeatures(const Collider& c, ColliderFeatures& f) {
@@ -118,14 +130,89 @@ bool belongsOutside(const Vec3& onFeature, const Vec3& pointStart, const Vec3& n
   return glm::dot(pointStart - onFeature, n) >= -thickness;
 }
 
+// The first time in the step that the cloth part of `q` (moving; the feature's points stay put) met the
+// feature, with the gap left at the step's end along the impact normal (negative: passed through).
+// Tested along the straight paths from the step's start (Bridson et al. 2002 §6.2), so that cloth
+// moving fast past a thin part (a Wuson's 1 cm snout, the cloth falling 6.6 cm a step over it, two key
+// spacings) is caught though no node, edge or triangle is near the part at the step's end.
+struct SweptHit {
+  Impact impact;
+  Real endGap = 0;
+};
+
+// Weights that move every node of a part by the whole of a push (movePoint moves node k by
+// w_k / sum w^2): a swept contact moves the part back as one. Shared by the barycentric weights of
+// the touching point, the push turned the part about that point, and where the part had passed a
+// feature 1 cm wide, its other side stayed through (a triangle slid 35 cm past a post).
+template <std::size_t N>
+constexpr std::array<Real, N> kWhole = [] {
+  std::array<Real, N> w{};
+  w.fill(Real(1) / N);
+  return w;
+}();
+
+template <typename Test>
+std::optional<SweptHit> sweptHit(const MovingQuad& q, Real thickness, Test test) {
+  const std::optional<Impact> hit = test(q, kSweptTolerance * thickness);
+  if (!hit) return std::nullopt;
+  Vec3 d(0);
+  for (int k = 0; k < 4; ++k) d += hit->w[k] * q.x1[k];
+  return SweptHit{*hit, glm::dot(d, hit->normal)};
+}
+
+// A collider vertex met by a cloth triangle in the step and over the triangle at its end: the triangle
+// goes back to the side it came from. (A triangle led round a corner, beside it at the end, passed
+// the corner only on the straight path that cuts the corner: no contact of this kind.)
+std::optional<bool> sweptVertexTriangle(Cloth& c, std::span<const Vec3> xStart, const Triangle& t,
+                                        const Feature& f, const FeatureContactSettings& s,
+                                        std::span<Vec3> contactNormal) {
+  MovingQuad q{{f.p, xStart[t.v[0]], xStart[t.v[1]], xStart[t.v[2]]},
+               {f.p, c.x[t.v[0]], c.x[t.v[1]], c.x[t.v[2]]}};
+  const auto hit = sweptHit(q, s.thickness, vertexTriangleImpact);
+  if (!hit || hit->endGap >= s.thickness) return std::nullopt;
+  Vec3 bary;
+  const Vec3 onTriangle = closestPointOnTriangle(f.p, q.x1[1], q.x1[2], q.x1[3], bary);
+  const Vec3 apart = f.p - onTriangle;
+  if (glm::length(apart - glm::dot(apart, hit->impact.normal) * hit->impact.normal) > s.thickness)
+    return std::nullopt;
+  return pushOut<3>(c, {t.v[0], t.v[1], t.v[2]}, kWhole<3>, -hit->impact.normal, s.thickness - hit->endGap,
+                    s.friction, contactNormal);
+}
+
+// Whether the feature edge ends the step through one of the cloth's triangles on edge `e`.
+bool throughTrianglesOf(const Cloth& c, const ClothEdges& edges, int e, const Feature& f) {
+  for (int t : edges.triangles[e]) {
+    if (t < 0) continue;
+    const Triangle& tri = c.triangles[t];
+    if (crosses({f.p, f.q}, c.x[tri.v[0]], c.x[tri.v[1]], c.x[tri.v[2]])) return true;
+  }
+  return false;
+}
+
+// A collider edge met by a cloth edge in the step and through the cloth at its end: the cloth edge goes
+// back to the side it came from. (A cloth edge led round a table's edge meets it on the straight path
+// that cuts the corner, but ends clear of it: the stretch of a yank over a table grew to 8 when those
+// were pushed back too.)
+std::optional<bool> sweptEdgeEdge(Cloth& c, std::span<const Vec3> xStart, const ClothEdges& edges, int e,
+                                  const Feature& f, const FeatureContactSettings& s,
+                                  std::span<Vec3> contactNormal) {
+  const std::array<NodeIndex, 2>& n = edges.nodes[e];
+  MovingQuad q{{xStart[n[0]], xStart[n[1]], f.p, f.q}, {c.x[n[0]], c.x[n[1]], f.p, f.q}};
+  const auto hit = sweptHit(q, s.thickness, edgeEdgeImpact);
+  if (!hit || hit->endGap >= s.thickness || !throughTrianglesOf(c, edges, e, f)) return std::nullopt;
+  return pushOut<2>(c, n, kWhole<2>, hit->impact.normal, s.thickness - hit->endGap, s.friction,
+                    contactNormal);
+}
+
 // A collider vertex against a cloth triangle (Bridson et al. 2002 §6.1, point-triangle). Where the
 // vertex is through the cloth, only where the cloth belongs outside (belongsOutside): swept over the
 // step, however far the cloth moved.
 bool vertexTriangle(Cloth& c, std::span<const Vec3> xStart, const Triangle& t, const Feature& f,
                     const FeatureContactSettings& s, std::span<Vec3> contactNormal) {
+  if (const auto swept = sweptVertexTriangle(c, xStart, t, f, s, contactNormal)) return *swept;
   const Vec3 &a = c.x[t.v[0]], &b = c.x[t.v[1]], &d = c.x[t.v[2]];
   Vec3 n = triangleNormal(a, b, d, Vec3(0));
-  if (n == Vec3(0)) return false;
+  if (std::abs(glm::dot(n, f.normal)) < kLeastFacing) return false;  // also a degenerate triangle (n = 0)
   if (glm::dot(n, f.normal) < 0) n = -n;
   Vec3 bary;
   const Vec3 q = closestPointOnTriangle(f.p, a, b, d, bary);
@@ -139,12 +226,15 @@ bool vertexTriangle(Cloth& c, std::span<const Vec3> xStart, const Triangle& t, c
 }
 
 // A collider edge against a cloth edge (Bridson et al. 2002 §6.1, edge-edge), on the outward side.
-bool edgeEdge(Cloth& c, std::span<const Vec3> xStart, const std::array<NodeIndex, 2>& e, const Feature& f,
+bool edgeEdge(Cloth& c, std::span<const Vec3> xStart, const ClothEdges& edges, int edge, const Feature& f,
               const FeatureContactSettings& s, std::span<Vec3> contactNormal) {
+  if (const auto swept = sweptEdgeEdge(c, xStart, edges, edge, f, s, contactNormal)) return *swept;
+  const std::array<NodeIndex, 2>& e = edges.nodes[edge];
   const Vec3 &a = c.x[e[0]], &b = c.x[e[1]];
   const auto [u, w] = closestSegmentParameters(a, b, f.p, f.q);
   if (!(u > 0 && u < 1 && w > 0 && w < 1)) return false;
   Vec3 n = unitOr(glm::cross(b - a, f.q - f.p), Vec3(0));
+  if (std::abs(glm::dot(n, f.normal)) < kLeastFacing) return false;  // also parallel edges (n = 0)
   if (glm::dot(n, f.normal) < 0) n = -n;
   const Vec3 onFeature = f.p + w * (f.q - f.p);
   const Vec3 point = a + u * (b - a), pointStart = xStart[e[0]] + u * (xStart[e[1]] - xStart[e[0]]);
@@ -277,8 +367,7 @@ int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Col
             ? 1
             : 0;
   for (const auto& [i, e] : pairs.edgeEdge)
-    contacts +=
-        edgeEdge(cloth, xStart, edges.nodes[e], edgeFeature(features, place, i), s, contactNormal) ? 1 : 0;
+    contacts += edgeEdge(cloth, xStart, edges, e, edgeFeature(features, place, i), s, contactNormal) ? 1 : 0;
   return contacts;
 }
 

@@ -20,6 +20,12 @@ constexpr std::size_t kPairBlock = 1024;  // nodes, edges or pairs per block of 
 // far as many of its own widths in one step (a blow-up, or a throw at a huge step) and is held.
 constexpr std::size_t kPairsPerItem = 256;
 
+// How many times the gap it opens a response may move one node. Where only a node of small weight in
+// the pair can move (the others pinned, or resting on a collider the push points into), the whole push
+// falls on it magnified by 1 / weight: an edge-edge pair on the Spider drape whose one free node had
+// weight 0.024 flung it 0.7 m. Every node movable, a response moves none by more than the gap.
+constexpr Real kMostLeverage = 3;
+
 enum class Mode { Respond, Zone, Hold };
 
 struct Pass {
@@ -54,18 +60,20 @@ struct Pass {
 
   // Bridson et al. 2002 eq. 4 with masses: an impulse along the normal, shared by w_k / m_k, that
   // opens the gap to the separation. A pinned node, or one the push would drive into the collider it
-  // rests on, takes none of it. Returns false when no node can move.
+  // rests on, takes none of it. Returns false when no node can move, or when those that can would
+  // move too far (kMostLeverage): the zones take the pair then.
   bool respond(const std::array<NodeIndex, 4>& n, const Impact& hit, Real gap) {
     std::array<Real, 4> invMass{};
-    Real sum = 0;
+    Real sum = 0, lever = 0;
     for (int k = 0; k < 4; ++k) {
       const auto i = static_cast<std::size_t>(n[k]);
       const bool intoCollider =
           !contactNormal.empty() && glm::dot(contactNormal[i], hit.w[k] * hit.normal) < 0;
       invMass[k] = cloth.collides(n[k]) && !intoCollider && cloth.mass[i] > 0 ? 1 / cloth.mass[i] : 0;
       sum += hit.w[k] * hit.w[k] * invMass[k];
+      lever = std::max(lever, invMass[k] * std::abs(hit.w[k]));
     }
-    if (!(sum > 0)) return false;
+    if (!(sum > 0) || lever > kMostLeverage * sum) return false;
     const Real impulse = (s.separation - gap) / sum;
     for (int k = 0; k < 4; ++k)
       if (invMass[k] > 0) move(n[k], (invMass[k] * hit.w[k] * impulse) * hit.normal);
@@ -93,8 +101,9 @@ struct Pass {
   }
 
   // Each zone moves rigidly with its nodes' motion as the step left them before any response
-  // (xBefore); a zone that cannot (movesInZone) is held.
+  // (xBefore); a zone that cannot (movesInZone) is held, with what it would stretch.
   void moveZones() {
+    const int heldBefore = report.heldNodes;
     for (const std::vector<NodeIndex>& zone : scratch.zones.zones()) {
       if (!std::all_of(zone.begin(), zone.end(), [&](NodeIndex i) { return movesInZone(i); })) {
         for (NodeIndex i : zone) hold({i, i, i, i});
@@ -106,6 +115,34 @@ struct Pass {
         scratch.drift[i] += glm::length(cloth.x[i] - scratch.xZone[i]);
         scratch.movedNow[i] = 1;
       }
+    }
+    if (report.heldNodes > heldBefore) holdStretchedNeighbours();
+  }
+
+  // A held zone is back at the step's start while its neighbours are where the step took them: the
+  // springs between stretch by a step's motion (the crumpled cloth dragged across the floor peaked at
+  // strain 0.21 that way, one step). Neighbours whose structural or shear spring to a held node ends
+  // over (1 + tau) L, and longer than it started, are held too, outward until none is. Held nodes are
+  // at the step's start like the zone, so the passes after test them as any moved node.
+  void holdStretchedNeighbours() {
+    if (s.tau < 0) return;
+    const SpringRange structural = cloth.range(SpringFamily::Structural),
+                      shear = cloth.range(SpringFamily::Shear);
+    const auto stretched = [&](const Spring& sp) {
+      const Real len = glm::length(cloth.x[sp.b] - cloth.x[sp.a]);
+      return len > (1 + s.tau) * sp.rest && len > glm::length(xStart[sp.b] - xStart[sp.a]) * (1 + 1e-9);
+    };
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const SpringRange& range : {structural, shear})
+        for (std::size_t k = range.begin; k < range.end; ++k) {
+          const Spring& sp = cloth.springs[k];
+          if (scratch.held[sp.a] == scratch.held[sp.b] || !stretched(sp)) continue;
+          const NodeIndex other = scratch.held[sp.a] ? sp.b : sp.a;
+          if (!cloth.collides(other)) continue;
+          hold({other, other, other, other});
+          grew = true;
+        }
     }
   }
 

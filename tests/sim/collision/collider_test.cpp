@@ -65,11 +65,13 @@ TEST_CASE("collider: a mesh is fitted onto the ground, then scaled and moved") {
   MeshPlacement p = meshPlacement(*mesh, s);
   CHECK(p.scale == Approx(0.2));  // largest side 4 -> 0.8 m
   const Vec3 bottom = p.apply(Vec3(11, 20, 30.5));
-  CHECK(glm::length(bottom) == Approx(0).margin(1e-12));  // bottom centre at the origin
+  CHECK(glm::length(bottom - Vec3(0, -kFloorSink * s.thickness, 0)) ==
+        Approx(0).margin(1e-12));  // bottom centre at the origin, sunk into the ground
+  CHECK(bottom.y < -s.thickness);
   s.meshScale = 2;
   s.meshOffset = Vec3(1, 0, 0);
   p = meshPlacement(*mesh, s);
-  CHECK(p.apply(Vec3(11, 24, 30.5)).y == Approx(1.6));
+  CHECK(p.apply(Vec3(11, 24, 30.5)).y == Approx(1.6 - kFloorSink * s.thickness));
   CHECK(p.apply(Vec3(11, 20, 30.5)).x == Approx(1));
   s.meshFit = false;  // its own coordinates, in metres
   p = meshPlacement(*mesh, s);
@@ -89,7 +91,8 @@ TEST_CASE("collider: a mesh added where the ball stands is set beside it, on the
   for (std::size_t i = 0; i < solids.size(); ++i)
     for (std::size_t j = i + 1; j < solids.size(); ++j) CHECK_FALSE(solids[i].overlaps(solids[j]));
   for (const Collider& c : colliders)
-    if (c.shape == ColliderShape::Mesh) CHECK(colliderBounds(c, 0).lo.y == Approx(0).margin(1e-12));
+    if (c.shape == ColliderShape::Mesh)
+      CHECK(colliderBounds(c, 0).lo.y == Approx(-kFloorSink * ball.params.collision.thickness).margin(1e-12));
   // Placed by hand (collider_fit=0) a mesh stays where its coordinates put it, overlapping or not.
   ball.params.collision.meshFit = false;
   placeMeshes(colliders, ball.params.collision);

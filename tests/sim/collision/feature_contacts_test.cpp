@@ -1,8 +1,13 @@
 #include "cloth/sim/collision/feature_contacts.h"
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <vector>
+
 #include <glm/geometric.hpp>
 
+#include "cloth/sim/collision/intersections.h"
 #include "cloth/sim/collision/mesh_shapes.h"
 #include "test_helpers.h"
 
@@ -111,4 +116,25 @@ TEST_CASE("feature_contacts: a cloth edge across a box edge is lifted off it, fr
   CHECK(mid >= FeatureContactSettings{}.thickness * 0.7 - 1e-9);  // the edge's normal leans outward
   CHECK(c.v[0].y >= -1e-9);                                       // no approach velocity
   CHECK(c.v[0].z < 0.5);                                          // friction took some of the slide
+}
+
+TEST_CASE("feature_contacts: cloth that slid past a thin post in one step is not left with it through") {
+  // A 1 cm post stands through the cloth's plane; the triangle slides 35 cm sideways in its own plane
+  // in one step and ends with the post through its middle, 5 cm from every corner and edge: no
+  // proximity is left to find at the step's end, only the sweep over the post's edges.
+  const Collider post = Collider::box(Vec3(0), Vec3(0.005, 0.2, 0.005));
+  Cloth c = triangleAt(0);
+  std::vector<Vec3> xStart = c.x;
+  for (Vec3& p : xStart) p.x -= 0.35;
+  std::vector<Segment> edges;
+  colliderEdges(post, edges);
+  const auto pierced = [&] {
+    return std::any_of(edges.begin(), edges.end(),
+                       [&](const Segment& e) { return crosses(e, c.x[0], c.x[1], c.x[2]); });
+  };
+  REQUIRE(pierced());
+  std::vector<Vec3> normals;
+  CHECK(resolve(c, xStart, post, normals) > 0);
+  CHECK_FALSE(pierced());
+  for (std::size_t i = 0; i < 3; ++i) CHECK(glm::length(c.x[i] - triangleAt(0).x[i]) < 0.35);
 }

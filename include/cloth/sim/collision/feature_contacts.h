@@ -79,7 +79,11 @@ void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Co
 /// feature's outward side: moves the cloth's contact point out along the normal, spread over its
 /// non-pinned nodes, removes the approach velocity and applies Coulomb friction. A feature through the
 /// cloth is pushed back only if it came through in this step (the cloth was outside at `xStart`, the
-/// positions at the step's start), so cloth on both sides of a thin part is not pulled across. Every
+/// positions at the step's start), so cloth on both sides of a thin part is not pulled across. Swept:
+/// a cloth edge or triangle whose straight path from `xStart` met a feature, and which ends the step
+/// with the feature through it, goes back to the side it came from as one piece, however far it
+/// moved (Bridson et al. 2002 §6.2, the continuous tests of ccd.h). Contacts whose normal is nearly
+/// across the feature's outward normal are left to the others (a toss-up which side is out). Every
 /// node it moves gets the contact's normal in `contactNormal` (#nodes; added to one already there),
 /// for stretch limiting. Returns the number of contacts.
 int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,

@@ -28,6 +28,9 @@ struct SelfImpactSettings {
   /// A zone with a node resting on a collider is held rather than moved, so that it cannot be moved
   /// into the collider (for the last of several rounds, whose result stays).
   bool holdAtContacts = false;
+  /// Strain limit (Provot's tau): a held zone's neighbours whose structural or shear spring to it ends
+  /// longer than (1 + tau) L, and longer than at the step's start, are held too. Negative: none are.
+  Real tau = -1;
   Real h = 0;  ///< s: the step, for the velocity that follows a node's move
 };
 
