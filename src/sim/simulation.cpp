@@ -342,8 +342,9 @@ void Simulation::placePoles(Real t) {
 // lie over it without letting it through (curvatureThrough).
 void Simulation::placeFeatures() {
   const Real curvature = curvatureThrough(keySpacing(cloth_), params_.collision.thickness);
+  const Real slope = slopeThrough(keySpacing(cloth_), params_.collision.thickness);
   features_.clear();
-  for (const Collider& collider : colliders_) features_.push_back(sharpFeatures(collider, curvature));
+  for (const Collider& collider : colliders_) features_.push_back(sharpFeatures(collider, curvature, slope));
   featuresFor_ = {params_.collision.thickness};
   for (const Collider& collider : colliders_) featuresFor_.push_back(featureScale(collider));
 }

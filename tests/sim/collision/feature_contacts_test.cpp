@@ -80,6 +80,25 @@ TEST_CASE(
         3 * makeIcosphere(0.01, 3).triangles.size() / 2);
 }
 
+TEST_CASE("feature_contacts: the vertices of a coarse ball stand out through the cloth, a fine ball's not") {
+  // The drape's cloth, 3.4 cm between key nodes, 5 mm thick: a convex vertex stands out through it
+  // where its faces fall away steeper than 0.147 (5 mm within a key spacing). An icosphere subdivided
+  // twice (162 vertices) has faces 10.0 degrees off each vertex normal on average (0.18) and no edge
+  // turning 20 degrees; subdivided four times, 2.5 degrees (0.044).
+  const Real curvature = curvatureThrough(0.034, 0.005), slope = slopeThrough(0.034, 0.005);
+  CHECK(slope == Approx(0.147).epsilon(0.01));
+  const auto ball = [](int subdivisions) {
+    return Collider::meshOf(std::make_shared<const CollisionMesh>(makeIcosphere(0.3, subdivisions)));
+  };
+  const ColliderFeatures coarse = sharpFeatures(ball(2), curvature, slope);
+  CHECK(coarse.edges.empty());
+  CHECK(coarse.vertices.size() == makeIcosphere(0.3, 2).vertices.size());
+  CHECK(sharpFeatures(ball(2), curvature).empty());  // without the slope test: nothing
+  CHECK(sharpFeatures(ball(4), curvature, slope).empty());
+  for (std::size_t i = 0; i < coarse.vertices.size(); ++i)
+    CHECK(glm::dot(coarse.vertexNormals[i], glm::normalize(coarse.vertices[i])) > 0.99);  // outward
+}
+
 TEST_CASE("feature_contacts: a box corner that came through a cloth triangle in this step is pushed back") {
   const Collider corner =
       Collider::box(Vec3(-0.5, -0.5, -0.5), Vec3(0.5));  // corner (0, 0, 0) under the triangle

@@ -40,12 +40,19 @@ struct ColliderFeatures {
 /// sagitta), and more than the thickness lets the surface through.
 Real curvatureThrough(Real keySpacing, Real thickness);
 
+/// The slope (rise over run) at which a convex vertex of a coarse mesh stands out through a cloth of this
+/// key spacing: a cone that rises by more than the thickness within a key spacing of its tip (the nodes
+/// of the cloth triangle over a tip are up to a key spacing from it).
+Real slopeThrough(Real keySpacing, Real thickness);
+
 /// The sharp features of a collider: a box's 8 corners and 12 edges; a mesh's edges whose two faces
 /// meet at a convex angle over kSharpAngle, or turn by any angle faster than `curvature` (1/m, in the
 /// scene: a tip finer than the cloth's triangles, an ear or a nose, is made of edges each too blunt to
-/// be sharp), its open rims, and their end vertices.
+/// be sharp), its open rims, and their end vertices; and its convex vertices whose faces fall away
+/// steeper than `slope` on average (slopeThrough).
 ColliderFeatures sharpFeatures(const Collider& collider,
-                               Real curvature = std::numeric_limits<Real>::infinity());
+                               Real curvature = std::numeric_limits<Real>::infinity(),
+                               Real slope = std::numeric_limits<Real>::infinity());
 
 /// Contact settings of feature contacts.
 struct FeatureContactSettings {
