@@ -190,4 +190,10 @@ std::optional<Impact> edgeEdgeImpact(const MovingQuad& q, Real tolerance) {
   });
 }
 
+Real gapAtEnd(const MovingQuad& q, const Impact& hit) {
+  Vec3 d(0);
+  for (int k = 0; k < 4; ++k) d += hit.w[k] * q.x1[k];
+  return glm::dot(d, hit.normal);
+}
+
 }  // namespace cloth::sim

@@ -45,13 +45,6 @@ struct Pass {
     return q;
   }
 
-  // Gap at the step's end between the two touching points, along the impact normal.
-  Real endGap(const std::array<NodeIndex, 4>& n, const Impact& hit) const {
-    Vec3 d(0);
-    for (int k = 0; k < 4; ++k) d += hit.w[k] * cloth.x[n[k]];
-    return glm::dot(d, hit.normal);
-  }
-
   void move(NodeIndex i, const Vec3& dx) {
     cloth.x[i] += dx;
     scratch.movedNow[i] = 1;
@@ -166,7 +159,7 @@ struct Pass {
                                           ? vertexTriangleImpact(q, s.tolerance)
                                           : edgeEdgeImpact(q, s.tolerance);
     if (!hit) return std::nullopt;
-    const Real gap = endGap(pair.nodes, *hit);
+    const Real gap = gapAtEnd(q, *hit);
     if (gap >= 0.5 * s.separation) return std::nullopt;
     return std::pair{*hit, gap};
   }

@@ -45,4 +45,8 @@ std::optional<Impact> vertexTriangleImpact(const MovingQuad& q, Real tolerance);
 /// each other, their closest points inside both segments, while coplanar.
 std::optional<Impact> edgeEdgeImpact(const MovingQuad& q, Real tolerance);
 
+/// The gap the impact's two points are left at, at the step's end, along its normal: sum_k w_k x1_k .
+/// normal (negative: they passed through each other).
+Real gapAtEnd(const MovingQuad& q, const Impact& hit);
+
 }  // namespace cloth::sim
