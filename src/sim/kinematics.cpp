@@ -1,5 +1,6 @@
 #include "cloth/sim/kinematics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -43,6 +44,13 @@ void Kinematics::prescribeVelocities(Cloth& cloth, Real t, Real h, Real maxHandl
     if (len > maxStep) step *= maxStep / len;
     cloth.v[hd.node] = step / h;
   }
+}
+
+Real Kinematics::farthestHandleMove(const Cloth& cloth, Real h, Real maxHandleSpeed) const {
+  Real farthest = 0;
+  for (const Handle& hd : handles)
+    farthest = std::max(farthest, std::min(glm::length(hd.target - cloth.x[hd.node]), maxHandleSpeed * h));
+  return farthest;
 }
 
 // Alternating projections onto the spheres of reach around the pinned nodes: a few rounds bring the

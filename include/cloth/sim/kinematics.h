@@ -36,6 +36,9 @@ struct Kinematics {
   std::vector<Handle> handles;
   PinMotion motion;
 
+  /// The farthest (m) a handle moves in a step of length h: to its target, at most maxHandleSpeed h.
+  Real farthestHandleMove(const Cloth& cloth, Real h, Real maxHandleSpeed) const;
+
   /// Sets the velocity of every kinematic node so that one step of length h (s) from time t takes it
   /// to where it must be at t + h: its moving anchor (pinned) or its target, speed-limited (driven).
   /// With reach > 0 a driven node also stays within reach times its rest distance of every pinned

@@ -40,6 +40,7 @@ struct StepReport {
   int selfHeldNodes = 0;    ///< nodes the self-impact fail-safe sent back to their step's start
   int featureContacts = 0;  ///< collider corners and edges against cloth triangles and edges
   int recoveries = 0;       ///< sub-steps the guard undid (non-finite or runaway state)
+  int substeps = 0;         ///< sub-steps taken: `substeps`, or more while a handle moves fast
   std::string refused;      ///< why the step did not run (invalid parameters), else empty
 };
 
@@ -95,6 +96,7 @@ class Simulation {
 
  private:
   bool hasNode(NodeIndex node) const;
+  int handleSubsteps() const;
   void guardedSubstep(Real h);
   void substep(Real h);
   void syncMass();

@@ -41,6 +41,16 @@ TriangleMesh withoutDegenerateTriangles(TriangleMesh mesh) {
   return mesh;
 }
 
+// Whether a segment that entered the surface at `in` and left it at `out` (normals facing the
+// segment's start and end) only cut across a convex edge, as a node sliding round a table's edge does
+// within a step: in and out through faces at most 120 degrees apart. Through a slab or a thin
+// part the two faces are opposite, and the node went through.
+bool cutsCorner(const MeshPoint& in, const MeshPoint& out) {
+  constexpr Real kLeastCornerCosine = -0.5;  // faces up to 120 degrees apart
+  constexpr Real kDistinct = 1e-9;           // the same crossing seen on two triangles of one edge
+  return out.distance > in.distance + kDistinct && glm::dot(in.normal, out.normal) > kLeastCornerCosine;
+}
+
 }  // namespace
 
 std::string meshProblem(const TriangleMesh& mesh) {
@@ -169,21 +179,32 @@ std::optional<MeshPoint> CollisionMesh::contact(const Vec3& a, const Vec3& b, Re
   box.grow(b);
   candidates_.clear();
   tree_.overlapping(box.inflated(reach), mesh_.vertices, mesh_.triangles, candidates_);
-  std::optional<MeshPoint> first, nearest;
-  Real firstT = 1, nearest2 = reach * reach;
+  std::optional<MeshPoint> first, last, nearest;
+  Real nearest2 = reach * reach;
   const Ray ray{a, b - a};
   for (int t : candidates_) {
     const auto& v = mesh_.triangles[t].v;
     const Vec3 &p0 = mesh_.vertices[v[0]], &p1 = mesh_.vertices[v[1]], &p2 = mesh_.vertices[v[2]];
     Real s;
     Vec3 bary;
-    if (a != b && intersects(ray, p0, p1, p2, firstT, s, bary) && (!first || s < firstT)) {
-      firstT = s;
+    if (a != b && intersects(ray, p0, p1, p2, 1, s, bary)) {
       const Vec3 n = faceNormal_[t], hit = ray.at(s);
-      first = MeshPoint{hit, glm::dot(a - hit, n) >= 0 ? n : -n, s, t};
+      if (!first || s < first->distance) first = MeshPoint{hit, glm::dot(a - hit, n) >= 0 ? n : -n, s, t};
+      if (!last || s > last->distance) last = MeshPoint{hit, glm::dot(b - hit, n) >= 0 ? n : -n, s, t};
     }
     if (first) continue;  // a crossing wins over any closest point
     if (auto q = closerOnTriangle(t, b, nearest2)) nearest = q;
+  }
+  if (first && cutsCorner(*first, *last)) {  // round an edge within the step: what it ends near counts
+    std::optional<MeshPoint> end;
+    Real end2 = reach * reach;
+    for (int t : candidates_)
+      if (auto q = closerOnTriangle(t, b, end2)) end = q;
+    const bool outside = !end || end->onBoundary || glm::dot(b - end->point, end->normal) >= 0;
+    if (outside) {
+      first.reset();
+      nearest = end;
+    }
   }
   crossed = first.has_value();
   return first ? first : nearest;

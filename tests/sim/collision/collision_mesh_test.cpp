@@ -71,6 +71,25 @@ TEST_CASE("collision_mesh: a segment's first crossing, with the normal facing wh
   CHECK_FALSE(box.firstCrossing(Vec3(0, 3, 0), Vec3(0, 1.5, 0)));
 }
 
+TEST_CASE("collision_mesh: a node led round a convex edge within a step cut the corner, not through") {
+  const CollisionMesh box(makeBox(Vec3(-1), Vec3(1)));
+  bool crossed = true;
+  // From beside the side face, below the top, to above the top: the straight path cuts the edge.
+  const Vec3 beside(0, 0.9, -1.05), above(0, 1.02, -0.9);
+  const auto round = box.contact(beside, above, 0.05, crossed);
+  CHECK_FALSE(crossed);
+  REQUIRE(round);  // what the node ends near: the top, 2 cm under it
+  CHECK(round->distance == Approx(0.02));
+  // Through the slab, top to bottom: the faces met are opposite.
+  const auto through = box.contact(Vec3(0, 1.05, 0), Vec3(0, -1.05, 0), 0.05, crossed);
+  CHECK(crossed);
+  REQUIRE(through);
+  CHECK(through->normal == Vec3(0, 1, 0));
+  // Round the edge but into the solid: a crossing.
+  box.contact(beside, Vec3(0, 0.95, -0.5), 0.05, crossed);
+  CHECK(crossed);
+}
+
 TEST_CASE("collision_mesh: on the rim of an open mesh there is no inside") {
   TriangleMesh sheet{{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 0, 1), Vec3(0, 0, 1)},
                      {{{0, 2, 1}}, {{0, 3, 2}}}};
