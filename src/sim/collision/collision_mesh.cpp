@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <utility>
 
 #include <glm/geometric.hpp>
@@ -214,6 +215,20 @@ Real CollisionMesh::signedDistance(const Vec3& p, Real maxDistance) const {
   const auto c = closest(p, maxDistance);
   if (!c) return std::numeric_limits<Real>::infinity();
   return !c->onBoundary && glm::dot(p - c->point, c->normal) < 0 ? -c->distance : c->distance;
+}
+
+// Jacobson et al. 2013 eq. 4 with each triangle's solid angle by Van Oosterom and Strackee (1983):
+// tan(Omega / 2) = a . (b x c) / (|a||b||c| + (a . b)|c| + (b . c)|a| + (c . a)|b|), a, b, c the
+// corners seen from p.
+Real CollisionMesh::windingNumber(const Vec3& p) const {
+  Real solidAngle = 0;
+  for (const Triangle& t : mesh_.triangles) {
+    const Vec3 a = mesh_.vertices[t.v[0]] - p, b = mesh_.vertices[t.v[1]] - p, c = mesh_.vertices[t.v[2]] - p;
+    const Real la = glm::length(a), lb = glm::length(b), lc = glm::length(c);
+    const Real below = la * lb * lc + glm::dot(a, b) * lc + glm::dot(b, c) * la + glm::dot(c, a) * lb;
+    solidAngle += 2 * std::atan2(glm::dot(a, glm::cross(b, c)), below);
+  }
+  return solidAngle / (4 * std::numbers::pi);
 }
 
 }  // namespace cloth::sim

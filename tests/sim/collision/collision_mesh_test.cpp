@@ -90,6 +90,22 @@ TEST_CASE("collision_mesh: a node led round a convex edge within a step cut the 
   CHECK(crossed);
 }
 
+TEST_CASE("collision_mesh: the winding number is 1 inside, 0 outside, 2 where two closed parts overlap") {
+  const CollisionMesh ball(makeIcosphere(0.3, 2));
+  CHECK(std::abs(ball.windingNumber(Vec3(0))) == Approx(1).margin(1e-9));
+  CHECK(std::abs(ball.windingNumber(Vec3(0.1, 0.2, -0.1))) == Approx(1).margin(1e-9));
+  CHECK(ball.windingNumber(Vec3(0.5, 0, 0)) == Approx(0).margin(1e-9));
+  // A leg run into a body: two closed boxes, one mesh.
+  TriangleMesh parts = makeBox(Vec3(-1), Vec3(1));
+  append(parts, makeBox(Vec3(0.5, -0.2, -0.2), Vec3(2.5, 0.2, 0.2)));
+  REQUIRE(meshProblem(parts).empty());
+  const CollisionMesh both(parts);
+  CHECK(std::abs(both.windingNumber(Vec3(0.8, 0, 0))) == Approx(2).margin(1e-9));  // in both
+  CHECK(std::abs(both.windingNumber(Vec3(1.5, 0, 0))) == Approx(1).margin(1e-9));  // the leg only
+  CHECK(std::abs(both.windingNumber(Vec3(0, 0.9, 0))) == Approx(1).margin(1e-9));  // the body only
+  CHECK(both.windingNumber(Vec3(1.5, 0.3, 0)) == Approx(0).margin(1e-9));          // beside the leg
+}
+
 TEST_CASE("collision_mesh: on the rim of an open mesh there is no inside") {
   TriangleMesh sheet{{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 0, 1), Vec3(0, 0, 1)},
                      {{{0, 2, 1}}, {{0, 3, 2}}}};

@@ -76,11 +76,18 @@ class CollisionMesh {
   /// The first triangle the segment a -> b crosses.
   std::optional<MeshPoint> firstCrossing(const Vec3& a, const Vec3& b) const;
   /// What a node that moved from a to b meets, from one walk of the tree: the first crossing if
-  /// the segment crosses the surface (`crossed` set), else the closest point to b within `reach`.
+  /// the segment crosses the surface (`crossed` set), else the closest point to b within `reach`. A
+  /// segment that enters and leaves through faces at most 120 degrees apart and ends outside only cut
+  /// round a convex edge (a node led round a table's edge within a step): not a crossing.
   std::optional<MeshPoint> contact(const Vec3& a, const Vec3& b, Real reach, bool& crossed) const;
   /// Distance to the surface, negative inside (pseudo-normal sign; positive where the closest point
   /// is on the rim of an open mesh); +infinity beyond maxDistance.
   Real signedDistance(const Vec3& p, Real maxDistance) const;
+  /// The generalized winding number at p (Jacobson, Kavan and Sorkine-Hornung 2013, eq. 4): the solid
+  /// angles of the triangles seen from p over 4 pi. 1 inside a closed, outward mesh, 0 outside, 2
+  /// where two closed parts overlap (a leg run into a body), fractional by an open mesh's rim.
+  /// Where parts overlap, the pseudo-normal side of signedDistance may be wrong; this is not. O(n).
+  Real windingNumber(const Vec3& p) const;
 
  private:
   /// The pseudo-normal at barycentric point `bary` of the triangle, and whether that point lies on

@@ -40,7 +40,8 @@ void colliderEdges(const Collider& collider, std::vector<Segment>& out);
 struct ContactFailures {
   int selfIntersections = 0;  ///< countSelfIntersections
   /// What is through the colliders: nodes (free or dragged) more than kPenetrationTolerance inside a
-  /// collider, plus collider edges that pierce a cloth triangle.
+  /// collider (a mesh: by its winding number, within 5 cm of its surface), plus collider edges that
+  /// pierce a cloth triangle.
   int colliderPenetrations = 0;
 };
 
@@ -51,12 +52,27 @@ class ContactAudit {
   ContactFailures measure(const Cloth& cloth, std::span<const Collider> colliders);
 
  private:
+  /// Which side of a mesh a node was found on, by winding number, where, and how far from the surface
+  /// it was: moved less than that, it cannot have crossed, and the winding number (O(triangles)) is
+  /// not needed again.
+  struct NodeSide {
+    Vec3 at{0};
+    Real clear = -1;  ///< m; negative: not known
+    bool inside = false;
+  };
+  struct MeshSides {
+    MeshPlacement placement;
+    std::vector<NodeSide> nodes;
+  };
+
   int colliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders);
+  int nodesInsideMesh(const Cloth& cloth, const Collider& collider);
 
   AabbTree tree_;
   std::size_t builtFor_ = static_cast<std::size_t>(-1);
   std::map<std::shared_ptr<const CollisionMesh>, std::vector<Segment>> meshEdges_;  ///< held: no reuse
   std::vector<Segment> edges_;  ///< one collider's, in the world
+  std::map<std::shared_ptr<const CollisionMesh>, MeshSides> sides_;
 };
 
 }  // namespace cloth::sim
