@@ -91,6 +91,11 @@ Scene wavingFlag() {
   s.motion.sway = Vec3(0.1, 0, 0);
   s.motion.frequency = 0.8;
   s.colliders = {pole(s.motion.pivot, s.grid.origin)};  // down to the hand that waves it
+  // Waved, the flag folds onto itself: 61 pairs of triangles through each other at worst without
+  // self-collision, 0 with it, at 0.18 ms a step against 0.02. (Not in the flag in the wind, which
+  // never folds: with K_D = 0 it thrashes round its pole, the self-impacts hold nodes where they
+  // started the step, and its strain reached 1.19.)
+  s.params.collision.selfCollision = true;
   s.view = {Vec3(-0.3, 1.1, -0.45), Vec3(0.55, 2.05, 0.4)};
   return s;
 }

@@ -6,6 +6,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "cloth/sim/collision/intersections.h"
 #include "cloth/sim/forces.h"
 #include "cloth/sim/names.h"
 #include "cloth/sim/scenes/flutter.h"
@@ -170,6 +171,18 @@ TEST_CASE("scenes: a flag finer than its pole's contact thickness still hangs wi
     peak = std::max(peak, maxStrain(sim.cloth(), SpringFamily::Structural));
   }
   CHECK(peak <= scene.params.material.tau + 0.001);
+}
+
+TEST_CASE("scenes: the waved flag folds onto itself and never through itself") {
+  Simulation sim = instantiate(*findScene("waving-flag"));
+  REQUIRE(sim.params().collision.selfCollision);
+  ContactAudit audit;
+  int worst = 0;
+  while (sim.time() < 4) {
+    sim.step();
+    worst = std::max(worst, audit.measure(sim.cloth(), sim.colliders()).selfIntersections);
+  }
+  CHECK(worst == 0);  // 61 pairs at worst without self-collision
 }
 
 TEST_CASE("scenes: the waving flag's pole follows its scripted path") {
