@@ -296,7 +296,11 @@ TEST_CASE("simulation: a node dragged down through the table stops on it, and no
 }
 
 TEST_CASE("simulation: a dragged node takes sub-steps of at most half a key spacing, only while it moves") {
-  Simulation sim = instantiate(*findScene("drape"));
+  // Without self-collision: the cloth folding round the lifted handle pushes it centimetres off its
+  // target (self-impacts move a dragged node as any other), and it moves back in sub-steps.
+  Scene scene = *findScene("drape");
+  scene.params.collision.selfCollision = false;
+  Simulation sim = instantiate(scene);
   const NodeIndex node = sim.cloth().index(15, 15);
   sim.step();
   CHECK(sim.lastStep().substeps == 1);

@@ -284,72 +284,100 @@ struct Pass {
   // moved are dropped and found anew, from the moved nodes, the triangles and the edges they are
   // corners of; the pairs of nodes that did not move are kept (their paths are as they were). A
   // zone's move shifts a few hundred nodes by centimetres: searching the whole cloth again for
-  // each was most of a fast pull's cost. Serial, in node order: the same list on any thread count.
-  bool refindMoved(AabbTree& tree, const ClothEdges& edges, Real reach) {
+  // each was most of a fast pull's cost. Each pair is listed once, as in the first search: a moved
+  // node's from its own side, an unmoved node's from the moved triangle's, an edge pair from its
+  // lower moved edge. Blocks of nodes, triangles and edges list their pairs apart and are joined in
+  // order: the same list on any thread count (serial, with a sort to drop the repeats, it was half
+  // of a crumpling cloth's step).
+  bool refindMoved(AabbTree& tree, const ClothEdges& edges, Real reach, Workers* workers) {
     tree.refitSwept(xStart, cloth.x, cloth.triangles, 0.5 * reach);
     tree.refitCones(xStart, cloth.x, cloth.triangles, kFlatPatchHalfAngle);
-    const auto moved = [&](NodeIndex i) { return scratch.drift[i] > 0; };
-    std::vector<PairOf>& found = scratch.refound;
-    found.clear();
-    std::vector<int>& candidates = scratch.candidates;
-    for (std::size_t i = 0; i < cloth.nodeCount(); ++i)
-      if (moved(static_cast<NodeIndex>(i)))
-        vertexPairs(tree, edges, static_cast<NodeIndex>(i), reach, candidates, found);
-    // Not culled by flat patches: a node of a patch's edge may have its other triangles outside it.
-    for (const Triangle& t : cloth.triangles) {
-      const auto& v = t.v;
-      if (!moved(v[0]) && !moved(v[1]) && !moved(v[2])) continue;
-      const Aabb box = sweptBox({v[0], v[1], v[2]}, 0.5 * reach);
-      candidates.clear();
-      tree.overlappingSwept(box, candidates);
-      for (int u : candidates)
-        for (NodeIndex q : cloth.triangles[u].v)
-          if (q != v[0] && q != v[1] && q != v[2] && box.overlaps(sweptBox({q}, 0.5 * reach)))
-            found.push_back({{q, v[0], v[1], v[2]}, PairKind::VertexTriangle});
-    }
-    for (std::size_t i = 0; i < edges.nodes.size(); ++i)
-      if (moved(edges.nodes[i][0]) || moved(edges.nodes[i][1])) movedEdgePairs(tree, edges, i, reach, found);
-    // Lambdas, not function pointers, so that the sort inlines them (8 % of a heaped 64^2 cloth's step).
-    std::sort(found.begin(), found.end(), [](const PairOf& a, const PairOf& b) { return pairOrder(a, b); });
-    found.erase(std::unique(found.begin(), found.end(),
-                            [](const PairOf& a, const PairOf& b) { return samePair(a, b); }),
-                found.end());
-    if (found.size() > kPairsPerItem * (cloth.nodeCount() + edges.nodes.size())) return false;
+    const std::size_t nodeBlocks = blockCount(cloth.nodeCount()),
+                      triangleBlocks = blockCount(cloth.triangles.size()),
+                      edgeBlocks = blockCount(edges.nodes.size());
+    scratch.blocks.resize(nodeBlocks + triangleBlocks + edgeBlocks);
+    parallelFor(workers, scratch.blocks.size(), 1, [&](std::size_t first, std::size_t last) {
+      std::vector<int> candidates, near;  // one pair of buffers per piece
+      for (std::size_t b = first; b < last; ++b) {
+        std::vector<PairOf>& out = scratch.blocks[b];
+        out.clear();
+        if (b < nodeBlocks) {
+          for (std::size_t i = b * kPairBlock; i < std::min(cloth.nodeCount(), (b + 1) * kPairBlock); ++i)
+            if (moved(static_cast<NodeIndex>(i)))
+              vertexPairs(tree, edges, static_cast<NodeIndex>(i), reach, candidates, out);
+        } else if (b < nodeBlocks + triangleBlocks) {
+          const std::size_t begin = (b - nodeBlocks) * kPairBlock;
+          for (std::size_t t = begin; t < std::min(cloth.triangles.size(), begin + kPairBlock); ++t)
+            movedTrianglePairs(tree, cloth.triangles[t].v, reach, candidates, near, out);
+        } else {
+          const std::size_t begin = (b - nodeBlocks - triangleBlocks) * kPairBlock;
+          for (std::size_t i = begin; i < std::min(edges.nodes.size(), begin + kPairBlock); ++i)
+            if (movedEdge(edges, i)) movedEdgePairs(tree, edges, i, reach, candidates, near, out);
+        }
+      }
+    });
+    std::size_t count = 0;
+    for (const std::vector<PairOf>& block : scratch.blocks) count += block.size();
+    if (count > kPairsPerItem * (cloth.nodeCount() + edges.nodes.size())) return false;
     std::erase_if(scratch.pairs, [&](const PairOf& pair) {
       return moved(pair.nodes[0]) || moved(pair.nodes[1]) || moved(pair.nodes[2]) || moved(pair.nodes[3]);
     });
     scratch.newPairs.assign(scratch.pairs.size(), 0);
-    scratch.newPairs.resize(scratch.pairs.size() + found.size(), 1);
-    scratch.pairs.insert(scratch.pairs.end(), found.begin(), found.end());
+    scratch.newPairs.resize(scratch.pairs.size() + count, 1);
+    for (const std::vector<PairOf>& block : scratch.blocks)
+      scratch.pairs.insert(scratch.pairs.end(), block.begin(), block.end());
     std::fill(scratch.drift.begin(), scratch.drift.end(), 0.0);
     return true;
   }
 
-  // Edge i against every edge near it that shares no node, each pair with its lower edge first.
-  void movedEdgePairs(const AabbTree& tree, const ClothEdges& edges, std::size_t i, Real reach,
-                      std::vector<PairOf>& out) {
-    const std::array<NodeIndex, 2>& e = edges.nodes[i];
-    const Aabb box = sweptBox({e[0], e[1]}, 0.5 * reach);
-    scratch.candidates.clear();
-    tree.overlappingSwept(box, scratch.candidates, edges.triangles[i]);
-    for (int t : scratch.candidates)
-      for (int j : edges.ofTriangle[t]) {
-        const std::array<NodeIndex, 2>& f = edges.nodes[j];
-        if (j == static_cast<int>(i) || e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1])
-          continue;
-        if (!box.overlaps(sweptBox({f[0], f[1]}, 0.5 * reach))) continue;
-        out.push_back(j > static_cast<int>(i) ? PairOf{{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge}
-                                              : PairOf{{f[0], f[1], e[0], e[1]}, PairKind::EdgeEdge});
-      }
+  bool moved(NodeIndex i) const { return scratch.drift[i] > 0; }
+  bool movedEdge(const ClothEdges& edges, std::size_t i) const {
+    return moved(edges.nodes[i][0]) || moved(edges.nodes[i][1]);
   }
 
-  static bool pairOrder(const PairOf& a, const PairOf& b) {
-    if (a.kind != b.kind) return a.kind < b.kind;
-    for (int k = 0; k < 4; ++k)
-      if (a.nodes[k] != b.nodes[k]) return a.nodes[k] < b.nodes[k];
-    return false;
+  // Triangle v, if a corner of it moved, against every node that did not move near its path (a moved
+  // node lists its own). Not culled by flat patches: a node of a patch's edge may have its other
+  // triangles outside it.
+  void movedTrianglePairs(const AabbTree& tree, const std::array<NodeIndex, 3>& v, Real reach,
+                          std::vector<int>& candidates, std::vector<int>& near, std::vector<PairOf>& out) const {
+    if (!moved(v[0]) && !moved(v[1]) && !moved(v[2])) return;
+    const Aabb box = sweptBox({v[0], v[1], v[2]}, 0.5 * reach);
+    candidates.clear();
+    tree.overlappingSwept(box, candidates);
+    near.clear();
+    for (int u : candidates)
+      for (NodeIndex q : cloth.triangles[u].v)
+        if (q != v[0] && q != v[1] && q != v[2] && !moved(q) && box.overlaps(sweptBox({q}, 0.5 * reach)))
+          near.push_back(q);
+    std::sort(near.begin(), near.end());
+    near.erase(std::unique(near.begin(), near.end()), near.end());
+    for (NodeIndex q : near) out.push_back({{q, v[0], v[1], v[2]}, PairKind::VertexTriangle});
   }
-  static bool samePair(const PairOf& a, const PairOf& b) { return a.kind == b.kind && a.nodes == b.nodes; }
+
+  // Moved edge i against every edge near it that shares no node, each pair with its lower edge first;
+  // a pair of two moved edges from the lower one only.
+  void movedEdgePairs(const AabbTree& tree, const ClothEdges& edges, std::size_t i, Real reach,
+                      std::vector<int>& candidates, std::vector<int>& near, std::vector<PairOf>& out) const {
+    const std::array<NodeIndex, 2>& e = edges.nodes[i];
+    const Aabb box = sweptBox({e[0], e[1]}, 0.5 * reach);
+    candidates.clear();
+    tree.overlappingSwept(box, candidates, edges.triangles[i]);
+    near.clear();
+    for (int t : candidates)
+      for (int j : edges.ofTriangle[t]) {
+        const std::array<NodeIndex, 2>& f = edges.nodes[j];
+        if (j == static_cast<int>(i) || e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
+        if (j < static_cast<int>(i) && movedEdge(edges, static_cast<std::size_t>(j))) continue;
+        if (box.overlaps(sweptBox({f[0], f[1]}, 0.5 * reach))) near.push_back(j);
+      }
+    std::sort(near.begin(), near.end());
+    near.erase(std::unique(near.begin(), near.end()), near.end());
+    for (int j : near) {
+      const std::array<NodeIndex, 2>& f = edges.nodes[j];
+      out.push_back(j > static_cast<int>(i) ? PairOf{{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge}
+                                            : PairOf{{f[0], f[1], e[0], e[1]}, PairKind::EdgeEdge});
+    }
+  }
 
   static bool moved(const std::vector<std::uint8_t>& flags, const std::array<NodeIndex, 4>& n) {
     return flags[n[0]] | flags[n[1]] | flags[n[2]] | flags[n[3]];
@@ -409,7 +437,7 @@ SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, 
   scratch.xZone.resize(n);
   for (int pass = 0; pass < settings.passes + settings.zonePasses + kMaxHoldRounds; ++pass) {
     const bool found = pass == 0 ? p.findPairs(tree, edges, settings.reach, workers)
-                       : refind  ? p.refindMoved(tree, edges, settings.reach)
+                       : refind  ? p.refindMoved(tree, edges, settings.reach, workers)
                                  : true;
     if (!found) {
       p.holdAll();
