@@ -103,6 +103,7 @@ class Simulation {
   void integrate(Real h);
   std::span<const Vec3> implicitVelocityChange(Real h);
   void limitStretch(Real h);
+  void limitStretchAgainstContacts(Real h);
   void projectStrain();
   void backOffIfStuck(int heldNodes);
   enum class Friction { On, Off };

@@ -339,7 +339,8 @@ struct Pass {
   // node lists its own). Not culled by flat patches: a node of a patch's edge may have its other
   // triangles outside it.
   void movedTrianglePairs(const AabbTree& tree, const std::array<NodeIndex, 3>& v, Real reach,
-                          std::vector<int>& candidates, std::vector<int>& near, std::vector<PairOf>& out) const {
+                          std::vector<int>& candidates, std::vector<int>& near,
+                          std::vector<PairOf>& out) const {
     if (!moved(v[0]) && !moved(v[1]) && !moved(v[2])) return;
     const Aabb box = sweptBox({v[0], v[1], v[2]}, 0.5 * reach);
     candidates.clear();
@@ -366,7 +367,8 @@ struct Pass {
     for (int t : candidates)
       for (int j : edges.ofTriangle[t]) {
         const std::array<NodeIndex, 2>& f = edges.nodes[j];
-        if (j == static_cast<int>(i) || e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
+        if (j == static_cast<int>(i) || e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1])
+          continue;
         if (j < static_cast<int>(i) && movedEdge(edges, static_cast<std::size_t>(j))) continue;
         if (box.overlaps(sweptBox({f[0], f[1]}, 0.5 * reach))) near.push_back(j);
       }

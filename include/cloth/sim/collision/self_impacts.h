@@ -55,7 +55,7 @@ struct PairOf {
 
 struct SelfImpactScratch {
   std::vector<PairOf> pairs;
-  std::vector<std::uint8_t> newPairs;  ///< pairs found again since the last pass, not yet tested
+  std::vector<std::uint8_t> newPairs;       ///< pairs found again since the last pass, not yet tested
   std::vector<std::vector<PairOf>> blocks;  ///< pairs found by each block of nodes, triangles or edges
   std::vector<std::uint8_t> flagged;        ///< pairs found colliding at a pass's start
   std::vector<std::uint8_t> overflowed;     ///< blocks that found too many pairs
