@@ -90,7 +90,18 @@ App::App(AppOptions options, config::Settings settings)
 }
 
 int App::run() {
+  simulateToStart();
   return options_.headless ? runHeadless() : runWindowed();
+}
+
+// Scripted drags apply on the way; a compared run catches up in the first frame. The skipped time
+// does not count as simulated in the frame rate or the summary.
+void App::simulateToStart() {
+  const double h = state_.settings.scene.params.solver.h;
+  if (!(options_.startAt > 0) || !(h > 0)) return;
+  state_.applySettings();
+  state_.advance(static_cast<int>(std::lround(options_.startAt / h)));
+  state_.stats.simulatedSeconds = 0;
 }
 
 // The scene framed in a view of the given size (pixels) beside the panels (when they are drawn),

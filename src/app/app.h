@@ -30,6 +30,8 @@ class App {
   int runWindowed();
   int runHeadless();
   base::Status initRendering(glm::ivec2 size, bool window);
+  /// --start-at: the scene's first seconds, simulated before the first frame.
+  void simulateToStart();
   void setUpCamera(glm::vec2 viewSize, float panelWidth);
   /// One frame: advances the simulation by `steps`, rebuilds the render surface, uploads and draws
   /// it into the offscreen target, and hands the pixels to the recorder if it is recording.

@@ -69,6 +69,9 @@ void addScriptOptions(CLI::App& app, AppOptions& o, std::vector<std::string>& dr
   app.add_flag("--headless", o.headless, "Render offscreen with no display (EGL), then exit");
   app.add_option("--seconds", o.seconds, "Headless: simulated seconds to render")
       ->check(CLI::Range(0.0, 1e5));
+  app.add_option("--start-at", o.startAt,
+                 "Open the scene S simulated seconds in: simulated before the first frame, drags included")
+      ->check(CLI::Range(0.0, 1e5));
   app.add_option("--exit-after-frames", o.exitAfterFrames, "Quit after N frames")
       ->check(CLI::Range(0LL, 1LL << 40));
   app.add_option("--exit-after", o.exitAfterSeconds, "Quit after S seconds of wall time")

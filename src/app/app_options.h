@@ -24,6 +24,7 @@ struct AppOptions {
   int width = 1280, height = 720;                     ///< window or offscreen size (pixels)
   bool headless = false;
   double seconds = 3.0;                         ///< headless: simulated seconds to render
+  double startAt = 0;                           ///< s simulated before the first frame
   double fps = 30.0;                            ///< frame rate of recordings (and headless frames)
   std::optional<std::filesystem::path> record;  ///< record into a new numbered folder under this
   long long recordFrames = 0;                   ///< windowed: stop recording after this many (0 = never)

@@ -66,10 +66,14 @@ void addViewFields(nlohmann::json& j, const ViewerState& s, const view::Viewport
     screen.push_back(px ? json::array({px->x + left, px->y}) : json(nullptr));
     if (c.kind[i] == sim::NodeKind::Pinned) pinned.push_back(i);
   }
+  json handles = json::array();  // held by the mouse or a scripted drag
+  for (const sim::Handle& h : s.simulation.handles())
+    handles.push_back({{"node", h.node}, {"target", {h.target.x, h.target.y, h.target.z}}});
   j["nu"] = c.nu;
   j["nv"] = c.nv;
   j["key_nodes"] = nodes;
   j["pinned"] = pinned;
+  j["handles"] = handles;
   j["screen"] = screen;
   j["window"] = {window.width, window.height};
   j["camera"] = {{"target", {s.camera.target.x, s.camera.target.y, s.camera.target.z}},

@@ -98,11 +98,13 @@ void Window::onMouseButton(GLFWwindow* w, int button, int action, int mods) {
   const view::MouseButton b = button == GLFW_MOUSE_BUTTON_LEFT    ? view::MouseButton::Left
                               : button == GLFW_MOUSE_BUTTON_RIGHT ? view::MouseButton::Right
                                                                   : view::MouseButton::Middle;
-  owner(w)->events_.push_back(
-      InputEvent::mouseButton(b, action == GLFW_PRESS, modifiers(mods), owner(w)->cursor()));
+  Window* self = owner(w);
+  const glm::vec2 at = self->lastCursor_.value_or(self->cursor());
+  self->events_.push_back(InputEvent::mouseButton(b, action == GLFW_PRESS, modifiers(mods), at));
 }
 
 void Window::onCursor(GLFWwindow* w, double x, double y) {
+  owner(w)->lastCursor_ = glm::vec2(float(x), float(y));
   owner(w)->events_.push_back(InputEvent::cursorMove({float(x), float(y)}));
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The GLFW window with an OpenGL 3.3 core context, and the input events it delivers.
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,6 +51,9 @@ class Window {
   GLFWwindow* window_ = nullptr;
   std::vector<InputEvent> events_;
   std::vector<std::string> dropped_;
+  /// Where the last cursor event put the cursor: a button event is taken there, in the order the
+  /// events came, and not where the cursor is by the time a slow frame polls them.
+  std::optional<glm::vec2> lastCursor_;
 };
 
 }  // namespace cloth::app

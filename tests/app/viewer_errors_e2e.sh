@@ -24,6 +24,7 @@ expect 2 "unknown scene 'moon'" "$clothview" --scene moon
 expect 2 "parameter 'k' expects a number" "$clothview" --set k=abc
 expect 2 "must be a finite number" "$clothview" --set h=nan
 expect 2 "--camera expects" "$clothview" --camera 1,2
+expect 2 "--start-at" "$clothview" --start-at -1
 expect 2 "cannot read preset" "$clothview" --preset "$work/missing.json"
 expect 2 "not valid JSON" "$clothview" --preset "$work/truncated.json"
 expect 2 "field 'k' expects a number" "$clothview" --preset "$work/wrongtype.json"
