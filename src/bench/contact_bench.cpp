@@ -27,13 +27,20 @@ sim::ScriptedDrag drag(int row, int col, sim::Vec3 target, double t0, double t1)
   return {row, col, target, t0, t1};
 }
 
+// A quick run: a third of the scenario, but through the end of its drags (0.1 s past the last).
+double quickSeconds(const Scenario& s) {
+  double seconds = s.seconds / 3;
+  for (const sim::ScriptedDrag& d : s.drags) seconds = std::max(seconds, d.end + 0.1);
+  return std::min(seconds, s.seconds);
+}
+
 ContactRow run(const Scenario& s, bool quick) {
   sim::Simulation simulation = sim::instantiate(s.scene);
   sim::DragScript script(s.drags);
   sim::ContactAudit audit;
   ContactRow row{s.name};
   row.tau = s.scene.params.material.tau;
-  row.seconds = quick ? s.seconds / 3 : s.seconds;
+  row.seconds = quick ? quickSeconds(s) : s.seconds;
   double stepSeconds = 0;
   long long steps = 0;
   while (simulation.time() < row.seconds) {

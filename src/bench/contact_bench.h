@@ -21,7 +21,7 @@ struct ContactRow {
   double seconds = 0;            ///< simulated
 };
 
-/// Every scenario, in order; `quick` runs each for a third of its time.
+/// Every scenario, in order; `quick` runs each for a third of its time, or through its drags.
 std::vector<ContactRow> contactRows(bool quick);
 
 }  // namespace cloth::bench

@@ -217,7 +217,7 @@ json refineTable(const Options& o) {
                 c.keyGrid, c.refine, threads, threads == 1 ? "" : "s");
     std::printf("%-18s %9s %3s %12s %10s %8s\n", "mode", "key nodes", "r", "render nodes", "median ms",
                 "min ms");
-    for (const auto& r : bench::benchmarkRefinement(c.keyGrid, c.refine, o.quick ? 10 : 50, threads)) {
+    for (const auto& r : bench::benchmarkRefinement(c.keyGrid, c.refine, o.quick ? 3 : 50, threads)) {
       std::printf("%-18s %9d %3d %12d %10.3f %8.3f\n", r.mode.c_str(), r.keyNodes, r.refine, r.renderNodes,
                   r.timing.medianMs, r.timing.minMs);
       out.push_back({{"mode", r.mode},
