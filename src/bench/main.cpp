@@ -1,5 +1,5 @@
 // clothbench: speed of the simulation and refinement core, as a readable table (and JSON).
-//   clothbench [--quick] [--json FILE]
+//   clothbench [--quick] [--only SECTION,...] [--json FILE] | --soak STEPS
 
 #include <algorithm>
 #include <cerrno>
@@ -32,10 +32,21 @@ constexpr const char* kSections[] = {"steps", "stability", "refine", "large-step
 
 struct Options {
   bool quick = false;
-  std::string only;  ///< one section, or all
+  std::vector<std::string> only;  ///< the sections to run (--only a,b,...), or all
   long long soakSteps = 0;
   std::string jsonPath;
 };
+
+// "a,b,c" as its parts; an empty part stays, to be refused as no section.
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    parts.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos) return parts;
+    start = comma + 1;
+  }
+}
 
 // A positive whole number of steps, all of `text` ("abc", "0", "-5" and "10x" are refused).
 bool parseSteps(const char* text, long long& steps) {
@@ -56,12 +67,13 @@ bool parse(int argc, char** argv, Options& o) {
     else if (std::strcmp(argv[i], "--soak") == 0 && i + 1 < argc) {
       if (!parseSteps(argv[++i], o.soakSteps)) return false;
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
-      o.only = argv[++i];
+      o.only = splitList(argv[++i]);
     else
       return false;
   }
-  return o.only.empty() ||
-         std::find(std::begin(kSections), std::end(kSections), o.only) != std::end(kSections);
+  return std::all_of(o.only.begin(), o.only.end(), [](const std::string& section) {
+    return std::find(std::begin(kSections), std::end(kSections), section) != std::end(kSections);
+  });
 }
 
 json stepTable(const Options& o) {
@@ -250,9 +262,8 @@ int main(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr,
-                 "usage: clothbench [--quick] [--only steps|stability|refine|large-steps|colliders|contacts] "
-                 "[--json FILE] |"
-                 " --soak STEPS\n");
+                 "usage: clothbench [--quick] [--only SECTION[,SECTION...]] [--json FILE] | --soak STEPS\n"
+                 "sections: steps, stability, refine, large-steps, colliders, contacts\n");
     return 2;
   }
   if (!o.jsonPath.empty())
@@ -266,7 +277,9 @@ int main(int argc, char** argv) {
   if (o.soakSteps > 0) return runSoak(o.soakSteps);
   json report;
   report["quick"] = o.quick;
-  auto wanted = [&](const char* section) { return o.only.empty() || o.only == section; };
+  auto wanted = [&](const char* section) {
+    return o.only.empty() || std::find(o.only.begin(), o.only.end(), section) != o.only.end();
+  };
   if (wanted("steps")) report["steps"] = stepTable(o);
   if (wanted("stability")) report["stability"] = stabilityTable(o);
   if (wanted("refine")) report["refine"] = refineTable(o);
