@@ -77,6 +77,8 @@ class Simulation {
   void setColliders(std::vector<Collider> colliders);
   Real time() const { return time_; }
   const StepReport& lastStep() const { return report_; }
+  /// Per node: the normal of the collider it rested on at the step's last contact pass, 0 if none.
+  std::span<const Vec3> contactNormals() const { return contactNormal_; }
 
   /// Pins a node where it is now (it then follows the pin motion, if any). Unpinning frees it.
   void pin(NodeIndex node);
