@@ -38,17 +38,21 @@ PY
 dragged=$(json "$work/drag.json" "d['key_nodes'][15 * d['nu'] + 15][1]")
 python3 -c "import sys; sys.exit(0 if float('$dragged') > 0.79 else 1)" ||
   fail "the node dragged into the table ended at y = $dragged m, under its top (0.79 m)"
-# --start-at opens the scene that far in, the drag applied on the way: 1 s skipped and 2 s rendered
-# end where 3 s rendered do.
-"$clothview" --headless --scene drape --start-at 1 --seconds 2 --drag 15,15,0,0.3,0,1,3 \
-  --dump-state "$work/later.json" >"$work/loglater" 2>&1 || fail "headless --start-at run failed"
-python3 - "$work/drag.json" "$work/later.json" <<'PY' || fail "--start-at 1 --seconds 2 did not end as --seconds 3"
+# --start-at opens the scene that far in, a drag applied on the way: the ball's cloth with a corner
+# pulled from 0.2 to 0.8 s, 0.5 s skipped and 0.5 s rendered, ends where 1 s rendered does.
+for run in "--seconds 1" "--start-at 0.5 --seconds 0.5"; do
+  # shellcheck disable=SC2086
+  "$clothview" --headless --scene ball $run --drag 0,0,0.5,1,0.5,0.2,0.8 --fps 20 \
+    --dump-state "$work/ball ${run// /}.json" >"$work/logball" 2>&1 || fail "headless $run failed"
+done
+python3 - "$work/ball --seconds1.json" "$work/ball --start-at0.5--seconds0.5.json" <<'PY' ||
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:])
 gap = max(abs(p - q) for u, v in zip(a["key_nodes"], b["key_nodes"]) for p, q in zip(u, v))
 print("start-at: time %.4f against %.4f, nodes %.2g m apart" % (b["time"], a["time"], gap))
-assert abs(a["time"] - b["time"]) < 1e-9 and gap < 1e-9
+assert abs(a["time"] - b["time"]) < 1e-9 and gap < 1e-9 and a["time"] > 0.99
 PY
+  fail "--start-at 0.5 --seconds 0.5 did not end as --seconds 1"
 "$clothview" --headless --scene drape --drag 40,0,0,0,0,0,1 >"$work/logdrag2" 2>&1
 [ $? = 2 ] || fail "--drag off the grid did not exit 2"
 grep -q "outside the key grid" "$work/logdrag2" || fail "no message for --drag off the grid"
