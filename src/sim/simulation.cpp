@@ -22,6 +22,9 @@ constexpr Real kMovedByContact = 1e-6;  // m: a node resting on a collider is mo
 // zone then carried it 1 cm under the floor beside the frictionless box (the only penetration of the
 // contact suite).
 constexpr Real kRestingBand = 0.1;
+Real restingReach(Real thickness) {
+  return (1 + kRestingBand) * thickness;
+}
 // Stretch limit and contacts alternate until contacts move nothing, at most this often. With 3, the
 // drape's cloth ended its 5 s under Kang's update with a corner caught round a table leg at strain
 // 0.15; 6 cost the drape 10 % more a step.
@@ -306,7 +309,7 @@ int Simulation::collideWithShape(const Collider& collider, Friction friction) {
   const CollisionSettings& c = params_.collision;
   candidates_.clear();
   const Real offset = collider.pole ? poleContactThickness(keySpacing(cloth_), c.thickness) : c.thickness;
-  tree_.verticesIn(colliderBounds(collider, (1 + kRestingBand) * offset), cloth_.x, candidates_);
+  tree_.verticesIn(colliderBounds(collider, restingReach(offset)), cloth_.x, candidates_);
   if (++stamp_ == 0) {  // wrapped around: forget every old visit
     std::fill(visitStamp_.begin(), visitStamp_.end(), 0u);
     stamp_ = 1;
@@ -317,7 +320,7 @@ int Simulation::collideWithShape(const Collider& collider, Friction friction) {
     visitStamp_[n] = stamp_;
     const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
     if (!respond(n, s, friction == Friction::On ? collider.frictionWith(c) : 0, offset)) {
-      if (s.distance < (1 + kRestingBand) * offset) contactNormal_[n] = s.normal;
+      if (s.distance < restingReach(offset)) contactNormal_[n] = s.normal;
       continue;
     }
     ++report_.colliderContacts;
@@ -396,7 +399,7 @@ bool Simulation::featuresStale() const {
 int Simulation::collideWithMesh(const Collider& collider, Friction friction) {
   constexpr int kMeshContactPasses = 4;
   const CollisionSettings& c = params_.collision;
-  const Aabb reach = colliderBounds(collider, (1 + kRestingBand) * c.thickness);
+  const Aabb reach = colliderBounds(collider, restingReach(c.thickness));
   int moved = 0;
   for (std::size_t i = 0; i < cloth_.nodeCount(); ++i) {
     if (!cloth_.collides(static_cast<NodeIndex>(i))) continue;
@@ -407,7 +410,7 @@ int Simulation::collideWithMesh(const Collider& collider, Friction friction) {
     // In a crease, leaving one face can cross another: resolve again from the start of the step.
     bool contact = false, pushed = false;
     for (int pass = 0; pass < kMeshContactPasses; ++pass) {
-      const auto s = meshContact(collider, xStart_[i], cloth_.x[i], (1 + kRestingBand) * c.thickness);
+      const auto s = meshContact(collider, xStart_[i], cloth_.x[i], restingReach(c.thickness));
       if (!s) break;
       if (!respond(static_cast<NodeIndex>(i), *s, friction == Friction::On ? collider.frictionWith(c) : 0,
                    c.thickness)) {
