@@ -104,7 +104,7 @@ class Simulation {
   void syncMass();
   void integrate(Real h);
   std::span<const Vec3> implicitVelocityChange(Real h);
-  void limitStretch(Real h);
+  bool limitStretch(Real h);
   void limitStretchAgainstContacts(Real h);
   void projectStrain();
   void backOffIfStuck(int heldNodes);
