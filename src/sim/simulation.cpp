@@ -29,6 +29,10 @@ Real restingReach(Real thickness) {
 // drape's cloth ended its 5 s under Kang's update with a corner caught round a table leg at strain
 // 0.15; 6 cost the drape 10 % more a step.
 constexpr int kContactRounds = 6;
+// While a node is dragged, more: the handle pulls the cloth over the colliders' edges, and at the
+// table's corner the yank off it (friction 0.5) ended a step at 0.1101 with six; 0.100-0.104 over five
+// frictions with eight (0.100-0.110 with six), at about 15 % more a step while the handle runs.
+constexpr int kContactRoundsWhileDragged = 8;
 // Self-impacts, then the stretch limit on what they moved, and again. Their responses and the limit
 // can undo each other for several rounds: a yank off the table (friction 0.55) ended a step at strain
 // 0.69 after 6 rounds, each taking back a little of the last one's stretch; 8 end it at 0.100.
@@ -222,14 +226,16 @@ bool Simulation::limitStretch(Real h) {
 }
 
 // The stretch limit and the colliders' contacts in turn until the contacts move nothing and the limit
-// is met, at most kContactRounds times: at a sharp edge a few rounds make the two agree. After the
-// self-contacts' pushes too: with one round there, a feature contact that followed it left the Wuson
-// drape's cloth at 0.181 for a step. Where the passes ran out, another round passes again: a 64^2
-// cloth landing on a box left 24 passes at strain 1.06 in a step where the contacts moved nothing
-// (0.25 with the rounds). Not while a node is dragged: it pulls against what holds the cloth, the
-// passes run out most steps, and the yank off the table then peaked at 0.66 (friction 0.4).
+// is met, at most kContactRounds times (kContactRoundsWhileDragged): at a sharp edge a few rounds make
+// the two agree. After the self-contacts' pushes too: with one round there, a feature contact that
+// followed it left the Wuson drape's cloth at 0.181 for a step. Where the passes ran out, another
+// round passes again: a 64^2 cloth landing on a box left 24 passes at strain 1.06 in a step where the
+// contacts moved nothing (0.25 with the rounds). Not while a node is dragged: it pulls against what
+// holds the cloth, the passes run out most steps, and the yank off the table then peaked at 0.66
+// (friction 0.4).
 void Simulation::limitStretchAgainstContacts(Real h) {
-  for (int round = 0; round < kContactRounds; ++round) {
+  const int rounds = kinematics_.handles.empty() ? kContactRounds : kContactRoundsWhileDragged;
+  for (int round = 0; round < rounds; ++round) {
     const bool passAgain = limitStretch(h) && kinematics_.handles.empty();
     if (colliders_.empty()) break;
     if (collide(Friction::Off) == 0 && !passAgain) break;

@@ -371,7 +371,9 @@ TEST_CASE("simulation: cloth yanked off the table at the handle's top speed slid
   // 8 m/s: 4 key spacings a step.
   const DragOutcome out = runDrag(sim, "15,15,0.2,0,1,2.5,3.1", 3.3, sim.cloth().index(15, 15));
   CHECK(out.worstPenetrations == 0);
-  CHECK(out.peakStrainAway < 0.35);  // 0.11; in whole steps 16 penetrations and 1.42 round the far edges
+  // 0.103 (0.1101 with six contact rounds while dragged); in whole steps 16 penetrations and 1.42 round
+  // the far edges.
+  CHECK(out.peakStrainAway < sim.params().material.tau + 0.01);
 }
 
 // At friction 0.55 the heap the yank leaves on the floor took 6 rounds of self-impacts and stretch limit
