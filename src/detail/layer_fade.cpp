@@ -37,7 +37,7 @@ void LayerFade::measure(const sim::Cloth& cloth, std::span<const glm::vec3> norm
       candidates.clear();
       sim::Aabb box;
       box.grow(cloth.x[i]);
-      tree_.overlapping(box.inflated(reach), cloth.x, cloth.triangles, candidates);
+      tree_.overlapping(box.inflated(reach), candidates);
       const int pi = static_cast<int>(i) % cloth.nu, pj = static_cast<int>(i) / cloth.nu;
       for (int t : candidates) {
         const auto& v = cloth.triangles[t].v;

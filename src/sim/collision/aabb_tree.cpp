@@ -51,6 +51,8 @@ void AabbTree::build(std::span<const Vec3> x, std::span<const Triangle> triangle
   for (std::size_t i = 0; i < order_.size(); ++i) positionOf_[order_[i]] = static_cast<int>(i);
   collectLeafVertices(triangles);
   findConnectedNodes(triangles);
+  ordered_.resize(order_.size());
+  for (std::size_t i = 0; i < order_.size(); ++i) ordered_[i] = triangles[order_[i]];
   refit(x);
 }
 
@@ -128,19 +130,18 @@ void AabbTree::findConnectedNodes(std::span<const Triangle> triangles) {
   }
 }
 
-// growLeaf(box, vertex) adds a leaf vertex to its box.
-template <class GrowLeaf>
-void AabbTree::refitWith(GrowLeaf growLeaf, Real margin) {
+void AabbTree::refit(std::span<const Vec3> x, Real margin) {
   margin_ = margin;
   flat_.assign(nodes_.size(), 0);
-  // Children always follow their parent in nodes_, so a reverse sweep sees children first.
+  boxes_.resize(ordered_.size());
   for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
     Node& node = nodes_[static_cast<std::size_t>(n)];
     if (node.left < 0) {
-      Aabb b;
-      for (std::uint32_t k = leafVertexStart_[node.leaf]; k < leafVertexStart_[node.leaf + 1]; ++k)
-        growLeaf(b, leafVertices_[k]);
-      node.box = b.inflated(margin);
+      node.box = Aabb{};
+      for (int i = node.first; i < node.first + node.count; ++i) {
+        boxes_[i] = triangleBox(x, ordered_[i]).inflated(margin);
+        node.box.grow(boxes_[i]);
+      }
     } else {
       node.box = nodes_[node.left].box;
       node.box.grow(nodes_[node.right].box);
@@ -148,8 +149,9 @@ void AabbTree::refitWith(GrowLeaf growLeaf, Real margin) {
   }
 }
 
-void AabbTree::refit(std::span<const Vec3> x, Real margin) {
-  refitWith([&](Aabb& b, NodeIndex v) { b.grow(x[v]); }, margin);
+void AabbTree::updateTriangleBox(std::span<const Vec3> x, int triangle) {
+  const int i = positionOf_[triangle];
+  boxes_[i] = triangleBox(x, ordered_[i]).inflated(margin_);
 }
 
 void AabbTree::refitSwept(std::span<const Vec3> x0, std::span<const Vec3> x1,
@@ -235,14 +237,11 @@ void AabbTree::visitLeaves(Enter enter, Leaf leaf) const {
   }
 }
 
-void AabbTree::overlapping(const Aabb& box, std::span<const Vec3> x, std::span<const Triangle> triangles,
-                           std::vector<int>& out, std::span<const int> own) const {
+void AabbTree::overlapping(const Aabb& box, std::vector<int>& out, std::span<const int> own) const {
   visitLeaves([&](const Node& n) { return n.box.overlaps(box) && !skipsFor(n, indexOf(n), own); },
               [&](const Node& node) {
-                for (int i = node.first; i < node.first + node.count;
-                     ++i)  // leaves are small: boxes on demand
-                  if (triangleBox(x, triangles[order_[i]]).inflated(margin_).overlaps(box))
-                    out.push_back(order_[i]);
+                for (int i = node.first; i < node.first + node.count; ++i)
+                  if (boxes_[i].overlaps(box)) out.push_back(order_[i]);
               });
 }
 

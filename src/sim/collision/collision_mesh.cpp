@@ -145,7 +145,7 @@ Vec3 CollisionMesh::pseudoNormal(int triangle, const Vec3& bary, bool& onBoundar
 
 std::optional<MeshPoint> CollisionMesh::closest(const Vec3& p, Real maxDistance) const {
   candidates_.clear();
-  tree_.overlapping(Aabb{p, p}.inflated(maxDistance), mesh_.vertices, mesh_.triangles, candidates_);
+  tree_.overlapping(Aabb{p, p}.inflated(maxDistance), candidates_);
   std::optional<MeshPoint> best;
   Real bestDistance2 = maxDistance * maxDistance;
   for (int t : candidates_)
@@ -179,7 +179,7 @@ std::optional<MeshPoint> CollisionMesh::contact(const Vec3& a, const Vec3& b, Re
   Aabb box{a, a};
   box.grow(b);
   candidates_.clear();
-  tree_.overlapping(box.inflated(reach), mesh_.vertices, mesh_.triangles, candidates_);
+  tree_.overlapping(box.inflated(reach), candidates_);
   std::optional<MeshPoint> first, last, nearest;
   Real nearest2 = reach * reach;
   const Ray ray{a, b - a};

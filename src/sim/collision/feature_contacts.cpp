@@ -334,8 +334,7 @@ void findVertexTrianglePairs(const PairSearch& search, const ColliderFeatures& f
     const Vec3 p = vertexFeature(features, place, i).p;
     if (!search.clothBox.contains(p)) continue;
     scratch.triangles.clear();
-    search.tree.overlapping(Aabb{p, p}.inflated(search.margin), search.cloth.x, search.cloth.triangles,
-                            scratch.triangles);
+    search.tree.overlapping(Aabb{p, p}.inflated(search.margin), scratch.triangles);
     for (int t : scratch.triangles) {
       const Triangle& tri = search.cloth.triangles[t];
       if (search.swept({tri.v[0], tri.v[1], tri.v[2]}).contains(p)) out.vertexTriangle.push_back({i, t});
@@ -354,8 +353,7 @@ void findEdgeEdgePairs(const PairSearch& search, const ColliderFeatures& feature
     box.grow(f.q);
     if (!box.inflated(search.margin).overlaps(search.clothBox)) continue;
     scratch.triangles.clear();
-    search.tree.overlapping(box.inflated(search.margin), search.cloth.x, search.cloth.triangles,
-                            scratch.triangles);
+    search.tree.overlapping(box.inflated(search.margin), scratch.triangles);
     if (++scratch.stamp == 0) {  // wrapped around: forget every old visit
       std::fill(scratch.edgeStamp.begin(), scratch.edgeStamp.end(), 0u);
       scratch.stamp = 1;

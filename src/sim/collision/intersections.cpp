@@ -80,7 +80,7 @@ int edgesThroughCloth(const Cloth& cloth, std::span<const Segment> edges, const 
   for (const Segment& e : edges) {
     if (!segmentBounds(e).overlaps(clothBox)) continue;
     candidates.clear();
-    tree.overlapping(segmentBounds(e), cloth.x, cloth.triangles, candidates);
+    tree.overlapping(segmentBounds(e), candidates);
     for (int t : candidates) {
       Vec3 p[3];
       corners(cloth, cloth.triangles[t], p);
@@ -114,7 +114,7 @@ int countSelfIntersections(const Cloth& cloth, const AabbTree& tree) {
     Vec3 p[3];
     corners(cloth, t, p);
     candidates.clear();
-    tree.overlapping(triangleBounds(p), cloth.x, cloth.triangles, candidates);
+    tree.overlapping(triangleBounds(p), candidates);
     for (int j : candidates) {
       if (j <= static_cast<int>(i) || sharesNode(t, cloth.triangles[j])) continue;
       Vec3 q[3];

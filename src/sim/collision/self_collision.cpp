@@ -95,32 +95,40 @@ bool sharesNode(const std::array<NodeIndex, 2>& e, const std::array<NodeIndex, 2
   return e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1];
 }
 
+// The triangles round nodes a push moved follow them in the tree (AabbTree::updateTriangleBox), so
+// that the queries after it find them where they are.
+void followPush(AabbTree& tree, const Cloth& cloth, const ClothEdges& edges,
+                std::initializer_list<NodeIndex> moved) {
+  for (NodeIndex n : moved)
+    for (int t : edges.trianglesAt(n)) tree.updateTriangleBox(cloth.x, t);
+}
+
 int pointTriangleContacts(Cloth& cloth, std::span<const Vec3> xStart, std::span<const Vec3> contactNormal,
-                          const AabbTree& tree, const ClothEdges& edges, Real thickness,
+                          AabbTree& tree, const ClothEdges& edges, Real thickness,
                           SelfCollisionScratch& scratch) {
   int contacts = 0;
   for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
     const auto p = static_cast<NodeIndex>(i);
     scratch.candidates.clear();
-    tree.overlapping(boxAround(cloth, {p}, thickness), cloth.x, cloth.triangles, scratch.candidates,
-                     edges.trianglesAt(p));
-    for (int t : scratch.candidates)
-      if (!hasCorner(cloth.triangles[t], p))
-        contacts += pointTriangle(cloth, xStart, contactNormal, p, cloth.triangles[t], thickness) ? 1 : 0;
+    tree.overlapping(boxAround(cloth, {p}, thickness), scratch.candidates, edges.trianglesAt(p));
+    for (int t : scratch.candidates) {
+      const Triangle& tri = cloth.triangles[t];
+      if (hasCorner(tri, p) || !pointTriangle(cloth, xStart, contactNormal, p, tri, thickness)) continue;
+      ++contacts;
+      followPush(tree, cloth, edges, {p, tri.v[0], tri.v[1], tri.v[2]});
+    }
   }
   return contacts;
 }
 
 int edgeEdgeContacts(Cloth& cloth, std::span<const Vec3> xStart, std::span<const Vec3> contactNormal,
-                     const AabbTree& tree, const ClothEdges& edges, Real thickness,
-                     SelfCollisionScratch& scratch) {
+                     AabbTree& tree, const ClothEdges& edges, Real thickness, SelfCollisionScratch& scratch) {
   scratch.edgeStamp.resize(edges.nodes.size(), 0);
   int contacts = 0;
   for (std::size_t i = 0; i < edges.nodes.size(); ++i) {
     const std::array<NodeIndex, 2>& e = edges.nodes[i];
     scratch.candidates.clear();
-    tree.overlapping(boxAround(cloth, {e[0], e[1]}, thickness), cloth.x, cloth.triangles, scratch.candidates,
-                     edges.triangles[i]);
+    tree.overlapping(boxAround(cloth, {e[0], e[1]}, thickness), scratch.candidates, edges.triangles[i]);
     if (++scratch.stamp == 0) {  // wrapped around: forget every old visit
       std::fill(scratch.edgeStamp.begin(), scratch.edgeStamp.end(), 0u);
       scratch.stamp = 1;
@@ -129,8 +137,10 @@ int edgeEdgeContacts(Cloth& cloth, std::span<const Vec3> xStart, std::span<const
       for (int j : edges.ofTriangle[t]) {
         if (j <= static_cast<int>(i) || scratch.edgeStamp[j] == scratch.stamp) continue;  // each pair once
         scratch.edgeStamp[j] = scratch.stamp;
-        if (!sharesNode(e, edges.nodes[j]))
-          contacts += edgeEdge(cloth, xStart, contactNormal, e, edges.nodes[j], thickness) ? 1 : 0;
+        const std::array<NodeIndex, 2>& f = edges.nodes[j];
+        if (sharesNode(e, f) || !edgeEdge(cloth, xStart, contactNormal, e, f, thickness)) continue;
+        ++contacts;
+        followPush(tree, cloth, edges, {e[0], e[1], f[0], f[1]});
       }
   }
   return contacts;
@@ -142,8 +152,8 @@ Real selfContactThickness(Real thickness, Real keySpacing) {
   return keySpacing > 0 ? std::min(thickness, keySpacing / 3) : thickness;
 }
 
-int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, const AabbTree& tree,
-                          const ClothEdges& edges, Real thickness, std::span<const Vec3> contactNormal,
+int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, AabbTree& tree, const ClothEdges& edges,
+                          Real thickness, std::span<const Vec3> contactNormal,
                           SelfCollisionScratch& scratch) {
   return pointTriangleContacts(cloth, xStart, contactNormal, tree, edges, thickness, scratch) +
          edgeEdgeContacts(cloth, xStart, contactNormal, tree, edges, thickness, scratch);

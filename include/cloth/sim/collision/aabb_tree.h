@@ -27,9 +27,15 @@ class AabbTree {
   /// Builds the hierarchy for `triangles` at positions x (median split along the widest axis).
   void build(std::span<const Vec3> x, std::span<const Triangle> triangles);
 
-  /// Recomputes every box from positions x (of the triangles given to build), each leaf box inflated
-  /// by `margin` (m).
+  /// Recomputes every box from positions x (of the triangles given to build), each triangle's box
+  /// inflated by `margin` (m). The queries below read the triangles' boxes kept here: computed in
+  /// each leaf a query reached, they were a third of a dragged drape's step.
   void refit(std::span<const Vec3> x, Real margin = 0);
+
+  /// After nodes moved since the last refit: the box of `triangle` (an index into the triangles given
+  /// to build) follows positions x, so that the queries below see it where it is; the boxes of the
+  /// leaf and the nodes above it stay as refit left them.
+  void updateTriangleBox(std::span<const Vec3> x, int triangle);
 
   /// Refit for a motion: every triangle's box holds it at both x0 and x1 (the start and end of a
   /// step, moving in straight lines), inflated by `margin` (m). `triangles` are those given to build.
@@ -43,12 +49,10 @@ class AabbTree {
   void refitCones(std::span<const Vec3> x0, std::span<const Vec3> x1, std::span<const Triangle> triangles,
                   Real maxHalfAngle);
 
-  /// Appends to `out` the index of every triangle whose box, inflated by the refit margin, overlaps
-  /// `box`, but those of a flat patch (refitCones) holding all the `own` triangles (the query's own:
-  /// those round the node or edge it asks for; -1 stands for none). x and triangles must be those of
-  /// the last refit.
-  void overlapping(const Aabb& box, std::span<const Vec3> x, std::span<const Triangle> triangles,
-                   std::vector<int>& out, std::span<const int> own = {}) const;
+  /// Appends to `out` the index of every triangle whose box at the last refit, inflated by its
+  /// margin, overlaps `box`, but those of a flat patch (refitCones) holding all the `own` triangles
+  /// (the query's own: those round the node or edge it asks for; -1 stands for none).
+  void overlapping(const Aabb& box, std::vector<int>& out, std::span<const int> own = {}) const;
 
   /// After refitSwept(): appends to `out` every triangle whose swept box overlaps `box`, but those of
   /// a flat patch holding all the `own` triangles (as overlapping).
@@ -79,8 +83,6 @@ class AabbTree {
   };
   template <class Enter, class Leaf>
   void visitLeaves(Enter enter, Leaf leaf) const;
-  template <class GrowLeaf>
-  void refitWith(GrowLeaf growLeaf, Real margin);
   std::size_t indexOf(const Node& n) const { return static_cast<std::size_t>(&n - nodes_.data()); }
   bool skipsFor(const Node& node, std::size_t index, std::span<const int> own) const;
   void findConnectedNodes(std::span<const Triangle> triangles);
@@ -101,6 +103,8 @@ class AabbTree {
   std::vector<Vec3> coneBounds_;         ///< refitCones' scratch: one leaf's normal bounds
   Real margin_ = 0;                      ///< of the last refit
   std::vector<Aabb> sweptBoxes_;         ///< refitSwept's triangle boxes, in order_'s order
+  std::vector<Triangle> ordered_;        ///< the triangles given to build, in order_'s order
+  std::vector<Aabb> boxes_;  ///< refit's triangle boxes, inflated by its margin, in order_'s order
 };
 
 }  // namespace cloth::sim

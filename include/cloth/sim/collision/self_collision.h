@@ -32,9 +32,9 @@ Real selfContactThickness(Real thickness, Real keySpacing);
 /// each other (on the other side than at xStart), or whose plane turned over in the step, is left:
 /// resolveSelfImpacts puts it back along its path. A node resting on a collider (its `contactNormal`, one per
 /// node or empty, is not zero) is not pushed into it: the other side of the contact takes the whole push.
-/// `tree` must be refit to `cloth.x`. Returns the number of contacts resolved.
-int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, const AabbTree& tree,
-                          const ClothEdges& edges, Real thickness, std::span<const Vec3> contactNormal,
-                          SelfCollisionScratch& scratch);
+/// `tree` must be refit to `cloth.x`; the boxes of the triangles it moves follow them
+/// (AabbTree::updateTriangleBox). Returns the number of contacts resolved.
+int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, AabbTree& tree, const ClothEdges& edges,
+                          Real thickness, std::span<const Vec3> contactNormal, SelfCollisionScratch& scratch);
 
 }  // namespace cloth::sim
