@@ -43,6 +43,24 @@ std::vector<int> bruteOverlap(const RandomMesh& m, const Aabb& box) {
   return out;
 }
 
+// `queries` random boxes (sides up to 2 `largest`) through the cube: the tree's answers must equal
+// brute force. Returns how many triangles they found in all.
+int requireQueriesEqualBruteForce(const AabbTree& tree, const RandomMesh& m, std::mt19937& rng, int queries,
+                                  Real largest) {
+  std::uniform_real_distribution<Real> u(-1.2, 1.2), size(0.01, largest);
+  int found = 0;
+  for (int q = 0; q < queries; ++q) {
+    const Vec3 c(u(rng), u(rng), u(rng));
+    const Aabb box{c - Vec3(size(rng)), c + Vec3(size(rng))};
+    std::vector<int> got;
+    tree.overlapping(box, got);
+    std::sort(got.begin(), got.end());
+    REQUIRE(got == bruteOverlap(m, box));
+    found += static_cast<int>(got.size());
+  }
+  return found;
+}
+
 }  // namespace
 
 TEST_CASE("aabb_tree: overlap queries equal brute force on random meshes, before and after refit") {
@@ -51,16 +69,8 @@ TEST_CASE("aabb_tree: overlap queries equal brute force on random meshes, before
     AabbTree tree;
     tree.build(m.x, m.tris);
     std::mt19937 rng(seed + 100);
-    std::uniform_real_distribution<Real> u(-1.2, 1.2), size(0.01, 0.6);
     for (int pass = 0; pass < 2; ++pass) {
-      for (int q = 0; q < 100; ++q) {
-        const Vec3 c(u(rng), u(rng), u(rng));
-        const Aabb box{c - Vec3(size(rng)), c + Vec3(size(rng))};
-        std::vector<int> got;
-        tree.overlapping(box, got);
-        std::sort(got.begin(), got.end());
-        REQUIRE(got == bruteOverlap(m, box));
-      }
+      requireQueriesEqualBruteForce(tree, m, rng, 100, 0.6);
       std::mt19937 move(seed);
       std::uniform_real_distribution<Real> d(-0.3, 0.3);
       for (Vec3& p : m.x) p += Vec3(d(move), d(move), d(move));
@@ -84,18 +94,7 @@ TEST_CASE("aabb_tree: a triangle's box follows its nodes after a refit when upda
     tree.updateTriangleBox(m.x, static_cast<int>(t));
   }
   std::mt19937 rng(60);
-  std::uniform_real_distribution<Real> u(-1.2, 1.2), size(0.01, 0.3);
-  int found = 0;
-  for (int q = 0; q < 300; ++q) {
-    const Vec3 c(u(rng), u(rng), u(rng));
-    const Aabb box{c - Vec3(size(rng)), c + Vec3(size(rng))};
-    std::vector<int> got;
-    tree.overlapping(box, got);
-    std::sort(got.begin(), got.end());
-    REQUIRE(got == bruteOverlap(m, box));
-    found += static_cast<int>(got.size());
-  }
-  CHECK(found > 100);
+  CHECK(requireQueriesEqualBruteForce(tree, m, rng, 300, 0.3) > 100);
 }
 
 TEST_CASE("aabb_tree: ray casts find the same closest hit as brute force") {
