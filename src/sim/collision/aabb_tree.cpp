@@ -134,6 +134,7 @@ void AabbTree::refit(std::span<const Vec3> x, Real margin) {
   margin_ = margin;
   flat_.assign(nodes_.size(), 0);
   boxes_.resize(ordered_.size());
+  // Children always follow their parent in nodes_, so a reverse sweep sees children first.
   for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
     Node& node = nodes_[static_cast<std::size_t>(n)];
     if (node.left < 0) {
