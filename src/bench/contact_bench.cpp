@@ -81,7 +81,7 @@ sim::Scene withoutSelfCollision(sim::Scene scene) {
 
 sim::Scene clothOverBox(double friction = -1) {
   sim::Scene scene = *sim::findScene("free-fall");
-  scene.grid = sim::GridSpec::fromSpacing(64, 64, 1.0 / 63);
+  sim::resampleGrid(scene, 64, 64);  // as `--set grid=64x64` does: the same 0.8 kg cloth
   scene.grid.orientation = sim::Orientation::Horizontal;
   scene.grid.origin = sim::Vec3(-0.5, 0.8, -0.5);
   scene.colliders.insert(scene.colliders.begin(), sim::Collider::box(sim::Vec3(0, 0.25, 0), sim::Vec3(0.25)));

@@ -301,11 +301,11 @@ TEST_CASE("simulation: a cloth lying on a collider rests on it after every step,
   }
 }
 
-// Provot's 24 passes cannot stop the flaps of a cloth landing on a box within a step; where the contacts
-// had nothing left to move the step ended there (strain 1.06 at 0.33 s), now the limit passes again.
+// Provot's 24 passes cannot stop the flaps of a cloth landing on a box within a step; the limit passes
+// again while they run out: 1.06 at 0.33 s with one round, 0.187 with six, 0.104 with up to 24.
 TEST_CASE("simulation: a 64^2 cloth landing on a box is not torn at its edges by the flaps still falling") {
   Scene scene = *findScene("free-fall");
-  scene.grid = GridSpec::fromSpacing(64, 64, 1.0 / 63);
+  resampleGrid(scene, 64, 64);  // the cloth `--set grid=64x64` gives: 0.8 kg as at 20^2
   scene.grid.orientation = Orientation::Horizontal;
   scene.grid.origin = Vec3(-0.5, 0.8, -0.5);
   scene.colliders.insert(scene.colliders.begin(), Collider::box(Vec3(0, 0.25, 0), Vec3(0.25)));
@@ -316,7 +316,7 @@ TEST_CASE("simulation: a 64^2 cloth landing on a box is not torn at its edges by
     peak = std::max(peak, maxStrain(sim.cloth(), SpringFamily::Structural));
   }
   CHECK(sim.cloth().x[sim.cloth().index(32, 32)].y > 0.5);  // landed on the top
-  CHECK(peak < 0.3);
+  CHECK(peak < sim.params().material.tau + 0.01);
 }
 
 TEST_CASE("simulation: the ball scene's cloth rests on the ball for 10 s and never goes through it") {
