@@ -286,6 +286,9 @@ void Simulation::collideWithSelf(Real h) {
   if (!colliders_.empty()) collide(Friction::Off);
   if (impactsBackedOff_ > 0) {  // backOffIfStuck
     --impactsBackedOff_;
+    // The stretch limit still follows the pushes: a knotted cloth's pushes, with no limit after them
+    // while the self-impacts stood aside, stretched it to 0.749 (0.100 with it).
+    if (pushed > 0) limitStretchAgainstContacts(h);
     return;
   }
   SelfImpactSettings s{.tolerance = 0.01 * thickness,
