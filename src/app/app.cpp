@@ -344,8 +344,8 @@ void App::addColliderMesh(const std::filesystem::path& path) {
     return state_.notify(st.message() + "; the scene is unchanged");
   sim::useColliderMeshes(state_.settings.scene, {mesh});
   if (state_.settings.scene.name == "drape") state_.reset();
-  state_.notify("mesh '" + path.string() + "' added: " + std::to_string(mesh->mesh().triangles.size()) +
-                " triangles (placed by collider_fit, collider_scale, collider_offset)");
+  state_.notify("mesh '" + path.string() + "' added: " + mesh->kindText() +
+                " (placed by collider_fit, collider_scale, collider_offset)");
 }
 
 // Panel requests that need files or the window.

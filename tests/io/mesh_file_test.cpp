@@ -90,11 +90,15 @@ TEST_CASE("mesh_file: every bad file gets one line naming the file and the probl
       {"", "it is a directory"},
       {"empty.obj", "the file is empty"},
       {"garbage.stl", "not a mesh Assimp can read"},
-      {"nonmanifold.obj", "not manifold"},
       {"points.obj", "not a mesh Assimp can read"},  // no triangles at all
       {"nan.stl", "not a finite number"},
       {"huge.stl", "1000001 triangles"},
   };
+  {  // a fin of three triangles on one edge is an obstacle now: two-sided
+    std::shared_ptr<const sim::CollisionMesh> fin;
+    REQUIRE(io::loadCollisionMesh(d / "nonmanifold.obj", fin));
+    CHECK(fin->kindText().find("two-sided") != std::string::npos);
+  }
   for (const auto& [file, words] : cases) {
     const fs::path p = d / file;
     const std::string message = messageFor(p);

@@ -13,7 +13,7 @@ namespace cloth::io {
 /// Reads every triangle of the file (the scene's node transforms applied, polygons triangulated,
 /// coincident vertices joined) into `out`. Fails, saying why, if the file is missing, unreadable,
 /// empty, not a mesh Assimp knows, or unusable as a collider (sim::meshProblem: no triangles, not
-/// finite, non-manifold, too many triangles).
+/// finite, too many triangles; open and non-manifold meshes are two-sided surfaces).
 /// `up`, if given, gets the file's up axis: what the file declares (FBX's UpAxis), else Z for STL and
 /// PLY (CAD and scanner exports) and Y for every other format.
 base::Status loadMesh(const std::filesystem::path& path, sim::TriangleMesh& out, sim::UpAxis* up = nullptr);

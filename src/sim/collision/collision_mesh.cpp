@@ -52,7 +52,35 @@ bool cutsCorner(const MeshPoint& in, const MeshPoint& out) {
   return out.distance > in.distance + kDistinct && glm::dot(in.normal, out.normal) > kLeastCornerCosine;
 }
 
+// The union-find root of a triangle (path halving).
+int rootOf(std::vector<int>& parent, int t) {
+  while (parent[t] != t) t = parent[t] = parent[parent[t]];
+  return t;
+}
+
 }  // namespace
+
+std::vector<bool> closedParts(const TriangleMesh& mesh) {
+  // Each directed edge once and its reverse once: every edge of a closed, consistently wound part.
+  std::map<Edge, int> directed;  // (a, b) as wound: +1 per a -> b with a < b, +16 per b -> a
+  std::map<Edge, int> first;     // a triangle on each edge, to join the triangles that share it
+  std::vector<int> parent(mesh.triangles.size());
+  for (std::size_t t = 0; t < parent.size(); ++t) parent[t] = static_cast<int>(t);
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      const NodeIndex a = mesh.triangles[t].v[k], b = mesh.triangles[t].v[(k + 1) % 3];
+      const Edge e = edgeKey(a, b);
+      directed[e] += a < b ? 1 : 16;
+      const auto [it, added] = first.try_emplace(e, static_cast<int>(t));
+      if (!added) parent[rootOf(parent, static_cast<int>(t))] = rootOf(parent, it->second);
+    }
+  std::vector<bool> open(mesh.triangles.size(), false);  // per root: some edge of the part is not closed
+  for (const auto& [e, uses] : directed)
+    if (uses != 17) open[rootOf(parent, first[e])] = true;
+  std::vector<bool> closed(mesh.triangles.size());
+  for (std::size_t t = 0; t < closed.size(); ++t) closed[t] = !open[rootOf(parent, static_cast<int>(t))];
+  return closed;
+}
 
 std::string meshProblem(const TriangleMesh& mesh) {
   if (mesh.triangles.empty()) return "it has no triangles";
@@ -61,15 +89,10 @@ std::string meshProblem(const TriangleMesh& mesh) {
            std::to_string(kMaxMeshTriangles) + " a collider may have (simplify it first)";
   for (const Vec3& p : mesh.vertices)
     if (!finite(p)) return "a vertex coordinate is not a finite number";
-  std::map<Edge, int> uses;
   for (const Triangle& t : mesh.triangles)
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 3; ++k)
       if (t.v[k] < 0 || static_cast<std::size_t>(t.v[k]) >= mesh.vertices.size())
         return "a triangle refers to a vertex that does not exist";
-      if (++uses[edgeKey(t.v[k], t.v[(k + 1) % 3])] > 2)
-        return "it is not manifold: an edge is shared by more than two triangles, so inside and outside "
-               "are not defined";
-    }
   return {};
 }
 
@@ -96,6 +119,8 @@ CollisionMesh::CollisionMesh(TriangleMesh mesh, UpAxis fileUp)
   const auto& x = mesh_.vertices;
   bounds_ = boundsOf(x);
   tree_.build(x, mesh_.triangles);
+  closed_ = closedParts(mesh_);
+  closedTriangles_ = static_cast<std::size_t>(std::count(closed_.begin(), closed_.end(), true));
   faceNormal_.resize(mesh_.triangles.size());
   vertexNormal_.assign(x.size(), Vec3(0));
   std::map<Edge, Vec3> edgeSum;
@@ -129,6 +154,10 @@ Vec3 CollisionMesh::pseudoNormal(int triangle, const Vec3& bary, bool& onBoundar
   constexpr Real kOn = 1e-9;
   const auto& v = mesh_.triangles[triangle].v;
   const bool zero[3] = {bary.x <= kOn, bary.y <= kOn, bary.z <= kOn};
+  if (!closed_[triangle]) {  // a two-sided surface: no inside, the side is the query point's
+    onBoundary = true;
+    return faceNormal_[triangle];
+  }
   for (int k = 0; k < 3; ++k)
     if (zero[(k + 1) % 3] && zero[(k + 2) % 3]) {  // at vertex k
       onBoundary = boundaryVertex_[v[k]];
@@ -222,13 +251,27 @@ Real CollisionMesh::signedDistance(const Vec3& p, Real maxDistance) const {
 // corners seen from p.
 Real CollisionMesh::windingNumber(const Vec3& p) const {
   Real solidAngle = 0;
-  for (const Triangle& t : mesh_.triangles) {
+  for (std::size_t i = 0; i < mesh_.triangles.size(); ++i) {
+    if (!closed_[i]) continue;  // open parts have no inside
+    const Triangle& t = mesh_.triangles[i];
     const Vec3 a = mesh_.vertices[t.v[0]] - p, b = mesh_.vertices[t.v[1]] - p, c = mesh_.vertices[t.v[2]] - p;
     const Real la = glm::length(a), lb = glm::length(b), lc = glm::length(c);
     const Real below = la * lb * lc + glm::dot(a, b) * lc + glm::dot(b, c) * la + glm::dot(c, a) * lb;
     solidAngle += 2 * std::atan2(glm::dot(a, glm::cross(b, c)), below);
   }
   return solidAngle / (4 * std::numbers::pi);
+}
+
+std::string CollisionMesh::kindText() const {
+  const std::size_t all = mesh_.triangles.size();
+  const std::string n = std::to_string(all) + " triangles";
+  if (closedTriangles_ == all) return n + ", a closed solid (inside and outside)";
+  if (closedTriangles_ == 0)
+    return n +
+           ", an open or non-manifold surface, taken as two-sided (the cloth keeps the contact "
+           "thickness off either side)";
+  return n + ": " + std::to_string(closedTriangles_) +
+         " in closed parts (solid), the rest open or non-manifold (two-sided)";
 }
 
 }  // namespace cloth::sim

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -106,14 +107,46 @@ TEST_CASE("collision_mesh: the winding number is 1 inside, 0 outside, 2 where tw
   CHECK(both.windingNumber(Vec3(1.5, 0.3, 0)) == Approx(0).margin(1e-9));          // beside the leg
 }
 
-TEST_CASE("collision_mesh: on the rim of an open mesh there is no inside") {
+TEST_CASE("collision_mesh: an open mesh is a two-sided surface with no inside") {
   TriangleMesh sheet{{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 0, 1), Vec3(0, 0, 1)},
                      {{{0, 2, 1}}, {{0, 3, 2}}}};
   REQUIRE(meshProblem(sheet).empty());
   const CollisionMesh mesh(sheet);
-  CHECK(mesh.signedDistance(Vec3(0.5, 0.1, 0.5), 1) == Approx(0.1));    // above the face (its normal is +y)
-  CHECK(mesh.signedDistance(Vec3(0.5, -0.1, 0.5), 1) == Approx(-0.1));  // below it
-  CHECK(mesh.signedDistance(Vec3(1.2, -0.1, 0.5), 1) > 0);              // beyond the rim: outside
+  CHECK_FALSE(mesh.closedAt(0));
+  CHECK(mesh.signedDistance(Vec3(0.5, 0.1, 0.5), 1) == Approx(0.1));   // above the face (its normal is +y)
+  CHECK(mesh.signedDistance(Vec3(0.5, -0.1, 0.5), 1) == Approx(0.1));  // below it: the other side, not inside
+  CHECK(mesh.signedDistance(Vec3(1.2, -0.1, 0.5), 1) > 0);             // beyond the rim
+  CHECK(mesh.windingNumber(Vec3(0.5, -0.1, 0.5)) == 0);
+  const auto below = mesh.closest(Vec3(0.5, -0.1, 0.5), 1);
+  REQUIRE(below);
+  CHECK(below->onBoundary);  // the side is the query point's
+  CHECK(mesh.kindText().find("two-sided") != std::string::npos);
+}
+
+TEST_CASE("collision_mesh: closed parts keep their inside beside open and non-manifold parts") {
+  TriangleMesh m = makeBox(Vec3(-1), Vec3(1));
+  const std::vector<bool> box = closedParts(m);
+  CHECK(std::count(box.begin(), box.end(), true) == 12);
+  // A fin of three triangles on one edge, beside the box, and a sheet over it.
+  const auto first = static_cast<NodeIndex>(m.vertices.size());
+  for (const Vec3& v : {Vec3(3, 0, 0), Vec3(4, 0, 0), Vec3(3, 1, 0), Vec3(3, 0, 1), Vec3(3, -1, 0)})
+    m.vertices.push_back(v);
+  for (NodeIndex tip : {2, 3, 4}) m.triangles.push_back({{first, first + 1, first + tip}});
+  REQUIRE(meshProblem(m).empty());  // non-manifold is taken, not refused
+  const std::vector<bool> closed = closedParts(m);
+  CHECK(std::count(closed.begin(), closed.end(), true) == 12);  // the box's, not the fin's
+  const CollisionMesh mesh(m);
+  CHECK(mesh.signedDistance(Vec3(0, 0.9, 0), 1) == Approx(-0.1));  // inside the box: negative
+  CHECK(std::abs(mesh.windingNumber(Vec3(0, 0.9, 0))) == Approx(1).margin(1e-9));
+  CHECK(mesh.signedDistance(Vec3(3.5, 0.2, -0.1), 1) > 0);  // either side of the fin: outside
+  CHECK(mesh.signedDistance(Vec3(3.5, 0.2, 0.1), 1) > 0);
+  CHECK(mesh.windingNumber(Vec3(3.2, 0.2, 0.1)) == Approx(0).margin(1e-9));
+  CHECK(mesh.kindText().find("12 in closed parts") != std::string::npos);
+  // One triangle of a box wound the wrong way: its part is no longer a consistent solid.
+  TriangleMesh flipped = makeBox(Vec3(-1), Vec3(1));
+  std::swap(flipped.triangles[0].v[1], flipped.triangles[0].v[2]);
+  const std::vector<bool> f = closedParts(flipped);
+  CHECK(std::count(f.begin(), f.end(), true) == 0);
 }
 
 TEST_CASE("collision_mesh: meshes that cannot be colliders say why") {
@@ -122,9 +155,6 @@ TEST_CASE("collision_mesh: meshes that cannot be colliders say why") {
   CHECK(meshProblem(nan).find("not a finite number") != std::string::npos);
   TriangleMesh dangling{{Vec3(0), Vec3(1, 0, 0)}, {{{0, 1, 2}}}};
   CHECK(meshProblem(dangling).find("does not exist") != std::string::npos);
-  TriangleMesh fin{{Vec3(0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1), Vec3(0, -1, 0)},
-                   {{{0, 1, 2}}, {{0, 1, 3}}, {{0, 1, 4}}}};  // three triangles on one edge
-  CHECK(meshProblem(fin).find("not manifold") != std::string::npos);
   TriangleMesh huge{{Vec3(0), Vec3(1, 0, 0), Vec3(0, 1, 0)}, std::vector<Triangle>(kMaxMeshTriangles + 1)};
   CHECK(meshProblem(huge).find("1000001 triangles") != std::string::npos);
 }

@@ -157,3 +157,30 @@ TEST_CASE("feature_contacts: cloth that slid past a thin post in one step is not
   CHECK_FALSE(pierced());
   for (std::size_t i = 0; i < 3; ++i) CHECK(glm::length(c.x[i] - triangleAt(0).x[i]) < 0.35);
 }
+
+TEST_CASE("feature_contacts: friction takes back the step's slide over a corner, up to mu times the push") {
+  // A box's top corner at the origin; a triangle came down onto it while sliding 3 cm along +x.
+  const Collider box = Collider::box(Vec3(-0.5), Vec3(0.5));
+  const auto slid = [&](Real mu, bool slideFriction) {
+    Cloth c = triangleAt(-0.002);
+    std::vector<Vec3> xStart = c.x;
+    for (Vec3& x : xStart) x += Vec3(-0.03, 0.012, 0);
+    AabbTree tree;
+    tree.build(c.x, c.triangles);
+    tree.refit(c.x);
+    FeatureScratch scratch;
+    std::vector<Vec3> normals(c.nodeCount(), Vec3(0));
+    const ColliderFeatures features = sharpFeatures(box);
+    const ClothEdges edges = clothEdges(c);
+    FeaturePairs pairs;
+    const FeatureContactSettings s{0.005, mu, slideFriction};
+    findFeaturePairs(c, xStart, box, features, edges, tree, s.thickness, scratch, pairs);
+    REQUIRE(resolveFeatureContacts(c, xStart, box, features, edges, pairs, s, normals) > 0);
+    CHECK(c.x[0].y > 0);  // pushed off the corner either way
+    return c.x[0].x - xStart[0].x;
+  };
+  CHECK(slid(0.5, false) == Approx(0.03).margin(1e-9));  // the velocity rule alone keeps the slide
+  // Kinetic: pushed 7 mm up (2 mm through, to the 5 mm thickness), so 0.5 x 7 mm of the slide goes.
+  CHECK(slid(0.5, true) == Approx(0.03 - 0.5 * 0.007).margin(1e-6));
+  CHECK(slid(10, true) == Approx(0).margin(1e-9));  // static: back where the step started, along x
+}

@@ -23,10 +23,15 @@ struct TriangleMesh {
 inline constexpr std::size_t kMaxMeshTriangles = 1'000'000;
 
 /// Why the mesh cannot be a collider, or an empty string: no triangles, an index out of range, a
-/// coordinate that is not finite, more than kMaxMeshTriangles triangles, or a non-manifold edge (one
-/// shared by more than two triangles, where inside and outside are not defined). Open meshes (edges
-/// with one triangle) are allowed.
+/// coordinate that is not finite, or more than kMaxMeshTriangles triangles. Any other triangle mesh
+/// is an obstacle: open, non-manifold and self-intersecting ones too (closedParts).
 std::string meshProblem(const TriangleMesh& mesh);
+
+/// Per triangle: whether it belongs to a closed part of the mesh, a set of triangles joined through
+/// shared edges where every edge is used exactly twice, once in each direction (a closed, consistently
+/// wound two-manifold). Those have an inside. The rest (open rims, edges shared by three triangles or
+/// more, flipped triangles) are two-sided surfaces: game and scan meshes are rarely closed.
+std::vector<bool> closedParts(const TriangleMesh& mesh);
 
 /// The mesh with vertices at the same position merged into one (files often repeat a vertex per
 /// face for its normals or texture coordinates), so that neighbouring triangles share their edges.
@@ -53,8 +58,8 @@ struct MeshPoint {
   Vec3 normal{0, 1, 0};  ///< unit: the triangle's normal (crossings) or the pseudo-normal (closest)
   Real distance = 0;     ///< from the query point; for crossings the segment parameter in [0, 1]
   int triangle = -1;
-  bool onBoundary = false;  ///< closest: on an edge with one triangle (or its end), where an open mesh
-                            ///< has no inside: the side is unknown
+  bool onBoundary = false;  ///< closest: on an edge with one triangle (or its end), or on a part that is
+                            ///< not closed (closedParts): there is no inside, the side is unknown
 };
 
 class CollisionMesh {
@@ -67,6 +72,11 @@ class CollisionMesh {
   const Aabb& bounds() const { return bounds_; }
   /// The up axis the file declares or its format implies (collider_up=auto follows it).
   UpAxis fileUp() const { return fileUp_; }
+  /// How the mesh is taken, for the message on loading: how many triangles, and whether it is a closed
+  /// solid, a two-sided surface or both (closedParts).
+  std::string kindText() const;
+  /// Whether triangle t belongs to a closed part (closedParts).
+  bool closedAt(int t) const { return closed_[static_cast<std::size_t>(t)]; }
   /// Vertex normals (angle-weighted, unit), for drawing.
   const std::vector<Vec3>& vertexNormals() const { return vertexNormal_; }
 
@@ -87,6 +97,7 @@ class CollisionMesh {
   /// angles of the triangles seen from p over 4 pi. 1 inside a closed, outward mesh, 0 outside, 2
   /// where two closed parts overlap (a leg run into a body), fractional by an open mesh's rim.
   /// Where parts overlap, the pseudo-normal side of signedDistance may be wrong; this is not. O(n).
+  /// Only closed parts count (closedParts): an open surface has no inside.
   Real windingNumber(const Vec3& p) const;
 
  private:
@@ -105,6 +116,8 @@ class CollisionMesh {
   std::vector<Vec3> edgeNormal_;    ///< per triangle edge (3 t + k: edge from v[k] to v[k+1]), unit
   std::vector<bool> boundaryEdge_;  ///< per triangle edge: used by this triangle only
   std::vector<bool> boundaryVertex_;
+  std::vector<bool> closed_;  ///< per triangle: in a closed part (closedParts)
+  std::size_t closedTriangles_ = 0;
   mutable std::vector<int> candidates_;  ///< query scratch (queries run on one thread)
 };
 

@@ -56,8 +56,9 @@ ColliderFeatures sharpFeatures(const Collider& collider,
 
 /// Contact settings of feature contacts.
 struct FeatureContactSettings {
-  Real thickness = 0.005;  ///< m: the gap kept between the cloth and a feature
-  Real friction = 0.3;     ///< Coulomb coefficient
+  Real thickness = 0.005;      ///< m: the gap kept between the cloth and a feature
+  Real friction = 0.3;         ///< Coulomb coefficient
+  bool slideFriction = false;  ///< also take back the step's slide at the position level (pushOut)
 };
 
 /// Scratch of findFeaturePairs, reused between calls.
