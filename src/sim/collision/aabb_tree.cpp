@@ -262,6 +262,44 @@ void AabbTree::verticesIn(const Aabb& box, std::span<const Vec3> x, std::vector<
               });
 }
 
+void AabbTree::selfOverlaps(const std::function<void(int, int)>& visit) const {
+  if (!nodes_.empty()) selfOverlapsIn(0, visit);
+}
+
+// The pairs within one node: none in a flat patch, else those within each child and those across.
+void AabbTree::selfOverlapsIn(std::size_t index, const std::function<void(int, int)>& visit) const {
+  if (flat_[index]) return;
+  const Node& node = nodes_[index];
+  if (node.left < 0) {
+    for (int i = node.first; i < node.first + node.count; ++i)
+      for (int j = i + 1; j < node.first + node.count; ++j)
+        if (boxes_[i].overlaps(boxes_[j])) visit(order_[i], order_[j]);
+    return;
+  }
+  selfOverlapsIn(static_cast<std::size_t>(node.left), visit);
+  selfOverlapsIn(static_cast<std::size_t>(node.right), visit);
+  crossOverlaps(static_cast<std::size_t>(node.left), static_cast<std::size_t>(node.right), visit);
+}
+
+// The pairs with one triangle under node a and the other under node b (disjoint subtrees).
+void AabbTree::crossOverlaps(std::size_t a, std::size_t b, const std::function<void(int, int)>& visit) const {
+  const Node &na = nodes_[a], &nb = nodes_[b];
+  if (!na.box.overlaps(nb.box)) return;
+  if (na.left < 0 && nb.left < 0) {
+    for (int i = na.first; i < na.first + na.count; ++i)
+      for (int j = nb.first; j < nb.first + nb.count; ++j)
+        if (boxes_[i].overlaps(boxes_[j])) visit(order_[i], order_[j]);
+    return;
+  }
+  if (nb.left < 0 || (na.left >= 0 && na.count >= nb.count)) {  // split the larger
+    crossOverlaps(static_cast<std::size_t>(na.left), b, visit);
+    crossOverlaps(static_cast<std::size_t>(na.right), b, visit);
+  } else {
+    crossOverlaps(a, static_cast<std::size_t>(nb.left), visit);
+    crossOverlaps(a, static_cast<std::size_t>(nb.right), visit);
+  }
+}
+
 std::optional<RayHit> AabbTree::raycast(const Ray& ray, std::span<const Vec3> x,
                                         std::span<const Triangle> triangles, Real tMax) const {
   std::optional<RayHit> best;

@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <random>
+
 #include "cloth/sim/grid.h"
 
 using namespace cloth::sim;
@@ -54,4 +57,34 @@ TEST_CASE("intersections: nodes inside a ball and box edges through the cloth ar
   CHECK(
       audit.measure(cloth, std::vector{Collider::sphere(mid + Vec3(0, 0.2, 0), 0.15)}).colliderPenetrations ==
       0);
+}
+
+TEST_CASE("intersections: the tree's count equals a count over every pair, on a crumpled cloth") {
+  GridSpec spec = GridSpec::fromSpacing(17, 17, 0.05);
+  spec.orientation = Orientation::Horizontal;
+  Cloth cloth = buildGrid(spec, 0.004);
+  // Crumple it: a few layers squeezed into a slab and jittered, so that many pairs cross.
+  std::mt19937 random(7);
+  std::uniform_real_distribution<Real> jitter(-0.02, 0.02);
+  for (Vec3& x : cloth.x)
+    x = Vec3(std::fmod(x.x, 0.27) + jitter(random), jitter(random), x.z * 0.5 + jitter(random));
+  int brute = 0;
+  for (std::size_t i = 0; i < cloth.triangles.size(); ++i)
+    for (std::size_t j = i + 1; j < cloth.triangles.size(); ++j) {
+      const Triangle &t = cloth.triangles[i], &u = cloth.triangles[j];
+      bool shared = false;
+      for (NodeIndex a : t.v)
+        for (NodeIndex b : u.v) shared = shared || a == b;
+      if (shared) continue;
+      Vec3 p[3], q[3];
+      for (int k = 0; k < 3; ++k) p[k] = cloth.x[t.v[k]], q[k] = cloth.x[u.v[k]];
+      brute += trianglesIntersect(p, q) ? 1 : 0;
+    }
+  REQUIRE(brute > 50);
+  ContactAudit audit;  // the tree walk with its flat patches left out
+  CHECK(audit.measure(cloth, {}).selfIntersections == brute);
+  AabbTree tree;  // and without cones
+  tree.build(cloth.x, cloth.triangles);
+  tree.refit(cloth.x);
+  CHECK(countSelfIntersections(cloth, tree) == brute);
 }

@@ -4,6 +4,7 @@
 // self-collision and mouse picking.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -58,6 +59,11 @@ class AabbTree {
   /// a flat patch holding all the `own` triangles (as overlapping).
   void overlappingSwept(const Aabb& box, std::vector<int>& out, std::span<const int> own = {}) const;
 
+  /// Calls visit(i, j) once for every pair of distinct triangles whose boxes (at the last refit)
+  /// overlap, but pairs within one flat patch (refitCones): one walk of the tree against itself, not
+  /// a query per triangle.
+  void selfOverlaps(const std::function<void(int, int)>& visit) const;
+
   /// How many nodes the last refitCones found flat (for tests and benchmarks).
   int flatNodeCount() const;
 
@@ -81,6 +87,8 @@ class AabbTree {
     std::int32_t count = 0;
     std::int32_t leaf = -1;  ///< leaf number (index into leafVertexStart_)
   };
+  void selfOverlapsIn(std::size_t node, const std::function<void(int, int)>& visit) const;
+  void crossOverlaps(std::size_t a, std::size_t b, const std::function<void(int, int)>& visit) const;
   template <class Enter, class Leaf>
   void visitLeaves(Enter enter, Leaf leaf) const;
   std::size_t indexOf(const Node& n) const { return static_cast<std::size_t>(&n - nodes_.data()); }

@@ -31,7 +31,8 @@ bool crosses(const Segment& s, const Vec3& p0, const Vec3& p1, const Vec3& p2);
 bool trianglesIntersect(const Vec3 (&t)[3], const Vec3 (&u)[3]);
 
 /// Pairs of the cloth's triangles that intersect and share no node. `tree` must have been refit at
-/// cloth.x (any margin).
+/// cloth.x (any margin); after refitCones at cloth.x, pairs within a flat patch are left out (they
+/// cannot intersect). One walk of the tree against itself (AabbTree::selfOverlaps).
 int countSelfIntersections(const Cloth& cloth, const AabbTree& tree);
 
 /// The collider's edges in the world: a box's twelve, a mesh's (each once); none for smooth shapes.
