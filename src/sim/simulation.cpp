@@ -372,7 +372,7 @@ int Simulation::collideWithFeatures(Friction friction) {
     return 0;
   const CollisionSettings& c = params_.collision;
   if (friction == Friction::On) findFeaturePairs();
-  FeatureContactSettings s{c.thickness, 0};
+  FeatureContactSettings s{c.thickness, 0, friction == Friction::On};
   int contacts = 0;
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     s.friction = colliders_[i].frictionWith(c);
@@ -404,6 +404,7 @@ void Simulation::placePoles(Real t) {
 void Simulation::placeFeatures() {
   const Real curvature = curvatureThrough(keySpacing(cloth_), params_.collision.thickness);
   const Real slope = slopeThrough(keySpacing(cloth_), params_.collision.thickness);
+  ++featureSearches_;
   features_.clear();
   for (const Collider& collider : colliders_) features_.push_back(sharpFeatures(collider, curvature, slope));
   featuresFor_ = {params_.collision.thickness};
@@ -455,6 +456,10 @@ int Simulation::collideWithMesh(const Collider& collider, Friction friction) {
 }
 
 void Simulation::setColliders(std::vector<Collider> colliders) {
+  // A mesh's feature map took a good part of a dragged drape's frame, rebuilt every frame for nothing.
+  if (std::equal(colliders.begin(), colliders.end(), anchoredColliders_.begin(), anchoredColliders_.end(),
+                 sameCollider))
+    return;
   colliders_ = std::move(colliders);
   anchoredColliders_ = colliders_;
   placePoles(time_);

@@ -406,3 +406,24 @@ TEST_CASE("simulation: cloth dropped on a box keeps the box's corners and edges 
   CHECK(worst == 0);
   CHECK(sim.lastStep().featureContacts > 0);  // the box's edges hold the cloth where it bends over them
 }
+
+TEST_CASE(
+    "simulation: handing over the same colliders keeps their features, a changed one finds them again") {
+  // The viewer hands its colliders over every frame (ViewerState::applySettings).
+  const Scene drape = *findScene("drape");
+  Simulation sim = instantiate(drape);
+  const long long searches = sim.featureSearches();
+  for (int frame = 0; frame < 5; ++frame) {
+    sim.setColliders(drape.colliders);
+    sim.step();
+  }
+  CHECK(sim.featureSearches() == searches);
+  std::vector<Collider> moved = drape.colliders;
+  moved.push_back(Collider::box(Vec3(2, 0, 0), Vec3(0.1)));
+  sim.setColliders(moved);
+  CHECK(sim.featureSearches() == searches + 1);
+  CHECK(sim.colliders().size() == moved.size());
+  moved.back().halfExtents = Vec3(0.2);
+  sim.setColliders(moved);
+  CHECK(sim.featureSearches() == searches + 2);
+}

@@ -73,8 +73,11 @@ class Simulation {
   const SimParams& params() const { return params_; }
   const Cloth& cloth() const { return cloth_; }
   const std::vector<Collider>& colliders() const { return colliders_; }
-  /// New colliders, their meshes placed by params().collision (as every step places them again).
+  /// New colliders, their meshes placed by params().collision (as every step places them again). The
+  /// same colliders as now (sameCollider) change nothing: the viewer hands them over every frame.
   void setColliders(std::vector<Collider> colliders);
+  /// How often the colliders' sharp features were found (placeFeatures), for tests and benchmarks.
+  long long featureSearches() const { return featureSearches_; }
   Real time() const { return time_; }
   const StepReport& lastStep() const { return report_; }
   /// Per node: the normal of the collider it rested on at the step's last contact pass, 0 if none.
@@ -141,6 +144,7 @@ class Simulation {
   std::vector<Vec3> safeX_, safeV_;         ///< the guard's copy of the state before a failed sub-step
   std::vector<ColliderFeatures> features_;  ///< per collider, its sharp corners and edges
   std::vector<Real> featuresFor_;           ///< the thickness and each collider's scale they were found for
+  long long featureSearches_ = 0;
   ClothEdges clothEdges_;
   FeatureScratch featureScratch_;
   std::vector<FeaturePairs> featurePairs_;  ///< per collider, found in the step's first contact pass

@@ -61,6 +61,12 @@ Collider Collider::capsule(const Vec3& a, const Vec3& b, Real radius) {
   return c;
 }
 
+bool sameCollider(const Collider& a, const Collider& b) {
+  return a.shape == b.shape && a.center == b.center && a.radius == b.radius && a.normal == b.normal &&
+         a.halfLength == b.halfLength && a.halfExtents == b.halfExtents && a.mesh == b.mesh &&
+         a.pole == b.pole && a.friction == b.friction;
+}
+
 Real poleContactThickness(Real keySpacing, Real thickness) {
   return keySpacing > 0 ? std::min(thickness, keySpacing / 3) : thickness;
 }

@@ -44,6 +44,10 @@ struct Collider {
   Vec3 axisEnd() const { return center + halfLength * normal; }
 };
 
+/// Whether two colliders are the same obstacle: the same shape, sizes, place, mesh (the same object),
+/// pole flag and friction. A mesh's placement is not compared: placeMeshes derives it from the settings.
+bool sameCollider(const Collider& a, const Collider& b);
+
 /// Where a mesh goes by the collision settings: with `meshFit`, scaled so its largest side is
 /// kFittedMeshSize and stood on the ground about the vertical axis, its lowest point kFloorSink
 /// contact thicknesses under y = 0; then scaled by `meshScale` and moved by `meshOffset`. Without
