@@ -8,6 +8,7 @@
 #include "cloth/config/param_table.h"
 #include "cloth/io/mesh_file.h"
 #include "cloth/io/preset_file.h"
+#include "cloth/io/safe_file.h"
 #include "cloth/sim/scenes/scenes.h"
 #include "comparison.h"
 
@@ -35,6 +36,9 @@ std::optional<cloth::config::Settings> initialSettings(const cloth::app::AppOpti
     if (auto st = cloth::io::loadCollisionMesh(o.colliderMeshes[i], meshes[i]); !st) {
       std::cerr << "clothview: error: " << st.message() << "\n";
       return std::nullopt;
+    } else {
+      std::cerr << "clothview: mesh '" << o.colliderMeshes[i].string() << "': " << meshes[i]->kindText()
+                << "\n";
     }
   cloth::sim::useColliderMeshes(settings->scene, meshes);
   cloth::config::Settings compared = *settings;
@@ -51,6 +55,19 @@ std::optional<cloth::config::Settings> initialSettings(const cloth::app::AppOpti
   return settings;
 }
 
+// Every output the command line names, checked before the window opens or the first step: the run
+// would otherwise go its whole length and fail at exit. Empty, or the one-line reason.
+std::string outputProblem(const cloth::app::AppOptions& o) {
+  using cloth::io::Overwrite;
+  const Overwrite overwrite = o.force ? Overwrite::Allowed : Overwrite::Never;
+  for (const auto* file : {&o.screenshot, &o.dumpState})
+    if (*file)
+      if (auto st = cloth::io::checkOutputFile(**file, overwrite); !st) return st.message();
+  if (o.record)
+    if (auto st = cloth::io::ensureWritableDirectory(*o.record); !st) return "cannot record: " + st.message();
+  return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -64,6 +81,10 @@ int main(int argc, char** argv) {
   const auto& options = std::get<cloth::app::AppOptions>(parsed);
   auto settings = initialSettings(options);
   if (!settings) return cloth::app::kExitBadInput;
+  if (const std::string problem = outputProblem(options); !problem.empty()) {
+    std::cerr << "clothview: error: " << problem << "\n";
+    return cloth::app::kExitBadInput;
+  }
   try {
     cloth::app::App app(options, std::move(*settings));
     return app.run();

@@ -36,7 +36,7 @@ double seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
 }
 
-config::Settings buildSettings(const CliOptions& o) {
+config::Settings buildSettings(const CliOptions& o, std::ostream& err) {
   std::optional<config::Settings> s = config::settingsForScene(o.scene);
   if (!s) throw BadInput{"unknown scene '" + o.scene + "' (see --list-scenes)"};
   auto set = [&](const char* name, const std::optional<std::string>& value) {
@@ -49,8 +49,10 @@ config::Settings buildSettings(const CliOptions& o) {
   for (const std::string& a : o.assignments)
     if (auto st = config::applyAssignment(*s, a); !st) throw BadInput{st.message()};
   std::vector<std::shared_ptr<const sim::CollisionMesh>> meshes(o.colliderMeshes.size());
-  for (std::size_t i = 0; i < meshes.size(); ++i)
+  for (std::size_t i = 0; i < meshes.size(); ++i) {
     if (auto st = io::loadCollisionMesh(o.colliderMeshes[i], meshes[i]); !st) throw BadInput{st.message()};
+    err << "clothsim: mesh '" << o.colliderMeshes[i].string() << "': " << meshes[i]->kindText() << "\n";
+  }
   sim::useColliderMeshes(s->scene, meshes);
   return *s;
 }
@@ -145,31 +147,26 @@ struct ContactRecorder {
 
 // A file the run will write: refused if it exists (unless `force`) or its folder does not.
 void checkNewFile(const fs::path& p, bool force) {
-  std::error_code ec;
-  if (!force && fs::exists(p, ec)) throw BadInput{"'" + p.string() + "' exists (use --force to replace it)"};
-  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-  if (!fs::is_directory(dir, ec)) throw BadInput{"cannot write '" + p.string() + "': no such directory"};
+  if (auto st = io::checkOutputFile(p, force ? io::Overwrite::Allowed : io::Overwrite::Never); !st)
+    throw BadInput{st.message()};
 }
 
-// Refuses up front to replace any file the run would write, unless --force.
+// Refuses up front, before the first step, every output the run could not write: a file that exists
+// (unless --force), a directory where a file goes or a file where a folder goes, a folder that does
+// not exist or takes no new files. The files are checked before the export folder is created, so a
+// refused run leaves nothing behind.
 void checkOutputs(const CliOptions& o, long long frames) {
-  std::error_code ec;
+  if (o.pc2Path)
+    for (const fs::path& p : {*o.pc2Path, firstFramePath(*o.pc2Path)}) checkNewFile(p, o.force);
+  if (o.statsPath && *o.statsPath != "-") checkNewFile(*o.statsPath, o.force);
+  if (o.seriesPath) checkNewFile(*o.seriesPath, o.force);
   if (o.exportDir) {
-    if (auto st = io::ensureWritableDirectory(*o.exportDir); !st) throw BadInput{st.message()};
+    std::error_code ec;
     for (long long f = 0; f < frames && !o.force; ++f)
       if (fs::exists(framePath(*o.exportDir, f), ec))
         throw BadInput{"'" + framePath(*o.exportDir, f).string() + "' exists (use --force to replace it)"};
+    if (auto st = io::ensureWritableDirectory(*o.exportDir); !st) throw BadInput{st.message()};
   }
-  if (o.pc2Path) {
-    for (const fs::path& p : {*o.pc2Path, firstFramePath(*o.pc2Path)})
-      if (!o.force && fs::exists(p, ec))
-        throw BadInput{"'" + p.string() + "' exists (use --force to replace it)"};
-    const fs::path dir = o.pc2Path->parent_path().empty() ? fs::path(".") : o.pc2Path->parent_path();
-    if (!fs::is_directory(dir, ec))
-      throw BadInput{"cannot write '" + o.pc2Path->string() + "': no such directory"};
-  }
-  if (o.statsPath && *o.statsPath != "-") checkNewFile(*o.statsPath, o.force);
-  if (o.seriesPath) checkNewFile(*o.seriesPath, o.force);
 }
 
 int fail(std::ostream& err, const base::Status& st) {
@@ -283,7 +280,7 @@ class Series {
 };
 
 int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
-  const config::Settings settings = buildSettings(o);
+  const config::Settings settings = buildSettings(o, err);
   const double h = settings.scene.params.solver.h;
   const long long steps = stepCount(o, h);
   const long long every = o.every > 0 ? o.every : std::max(1LL, std::llround(1.0 / (30.0 * h)));

@@ -7,6 +7,7 @@
 #include <system_error>
 #include <utility>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace cloth::io {
@@ -100,6 +101,25 @@ Status AtomicFile::commit() {
     fs::remove(temporary_, ec);
     return Status::failure(describe(path_, ec.message()));
   }
+  return Status::success();
+}
+
+Status checkOutputFile(const fs::path& path, Overwrite overwrite, std::string_view forceFlag) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return Status::failure(describe(path, "it is a directory, not a file"));
+  if (overwrite == Overwrite::Never && fs::exists(path, ec))
+    return Status::failure("'" + path.string() + "' exists (use " + std::string(forceFlag) +
+                           " to replace it)");
+  const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  if (!fs::exists(dir, ec))
+    return Status::failure(describe(path, "no such directory '" + dir.string() + "'"));
+  if (!fs::is_directory(dir, ec))
+    return Status::failure(describe(path, "'" + dir.string() + "' is not a directory"));
+  const fs::path probe = temporaryPath(path);
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) return Status::failure(describe(path, errnoText(errno)));
+  ::close(fd);
+  fs::remove(probe, ec);
   return Status::success();
 }
 

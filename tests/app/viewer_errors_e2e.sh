@@ -44,8 +44,24 @@ expect 2 "(see --list-scenes)" "$clothview" --scene moon
 "$clothview" --help | grep -q -- "--list-params" || fail "clothview --help does not offer --list-params"
 "$clothview" --help | grep -q "clothsim --list" && fail "clothview --help points at clothsim's flags"
 
-# A folder that cannot exist: headless recording refuses to start (exit 1).
-expect 1 "cannot record" env -u DISPLAY "$clothview" --headless --seconds 0.1 --record /proc/clothview/frames
+# Outputs that cannot be written are refused before the first step (exit 2, one line), nothing written
+# elsewhere: a folder that cannot exist, a file in a missing folder, a directory where a file goes.
+expect 2 "cannot record" env -u DISPLAY "$clothview" --headless --seconds 0.1 --record /proc/clothview/frames
+expect 2 "cannot record" env -u DISPLAY "$clothview" --headless --seconds 0.1 --record /proc/nope
+expect 2 "no such directory" env -u DISPLAY "$clothview" --headless --seconds 30 --screenshot /nonexistent/dir/x.png
+expect 2 "is a directory" env -u DISPLAY "$clothview" --headless --seconds 30 --dump-state "$work" --force
+expect 2 "is a directory" "$clothsim" --seconds 30 --stats "$work" --force
+expect 2 "is a directory" "$clothsim" --seconds 30 --stats "$work"
+expect 2 "is a directory" "$clothsim" --seconds 30 --series "$work"
+mkdir -p "$work/cache"
+expect 2 "is a directory" "$clothsim" --scene drape --seconds 30 --export-pc2 "$work/cache" --force
+[ -e "$work/cache.obj" ] && fail "a refused --export-pc2 wrote $work/cache.obj"
+expect 2 "no such directory" "$clothsim" --seconds 30 --stats /proc/nope/stats.json
+expect 2 "cannot write" "$clothsim" --seconds 30 --stats /proc/stats.json --force
+: >"$work/plainfile"
+expect 2 "not a directory" "$clothsim" --seconds 30 --export-obj "$work/plainfile"
+expect 2 "is a directory" "$clothsim" --seconds 30 --series "$work" --export-obj "$work/frames_refused"
+[ -e "$work/frames_refused" ] && fail "a refused run created its export folder"
 
 # A disk that fills up mid-recording: a 300 KB tmpfs (root), else a per-file size limit.
 small="$work/small"
@@ -72,11 +88,12 @@ echo "headless recording stopped after $written frames"
 check_kept "$small/headless/recording_0001"
 rm -rf "$small/headless"
 
-# The windowed viewer keeps running when its recording folder is unwritable or the disk fills.
+# The windowed viewer refuses an unwritable recording folder on its command line before the window
+# opens (it printed "recording not started" and exited 0), and keeps running when the disk fills.
 in_xvfb "'$clothview' --scene flag --record /proc/clothview/frames --exit-after 3" >"$work/win1.log" 2>&1
-[ $? = 0 ] || fail "the viewer did not carry on after an unwritable recording folder"
-grep -q "recording not started" "$work/win1.log" || fail "no message about the folder: $(cat "$work/win1.log")"
-grep -q " frames in .* fps" "$work/win1.log" || fail "the viewer stopped early"
+[ $? = 2 ] || fail "the viewer did not refuse an unwritable recording folder up front"
+grep -q "cannot record" "$work/win1.log" || fail "no message about the folder: $(cat "$work/win1.log")"
+grep -q " frames in .* fps" "$work/win1.log" && fail "the viewer opened its window anyway"
 in_xvfb "$(declare -f full_disk); full_disk '$clothview' --scene flag --width 320 --height 200 --record '$small/window' --exit-after 5" \
   >"$work/win2.log" 2>&1
 [ $? = 0 ] || fail "the viewer did not carry on after the disk filled"
