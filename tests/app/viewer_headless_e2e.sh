@@ -57,10 +57,10 @@ PY
 [ $? = 2 ] || fail "--drag off the grid did not exit 2"
 grep -q "outside the key grid" "$work/logdrag2" || fail "no message for --drag off the grid"
 
-# An existing screenshot is kept unless --force.
+# An existing screenshot is kept unless --force: refused before the run (exit 2), not after it.
 before=$(md5sum "$work/final.png")
 "$clothview" --headless --scene ball --seconds 0.1 --screenshot "$work/final.png" >"$work/log2" 2>&1
-[ $? = 1 ] || fail "replacing a screenshot without --force did not fail"
+[ $? = 2 ] || fail "replacing a screenshot without --force was not refused up front"
 grep -q "exists" "$work/log2" || fail "no message about the existing screenshot"
 [ "$(md5sum "$work/final.png")" = "$before" ] || fail "existing screenshot was modified"
 
