@@ -4,6 +4,7 @@
 #include <cmath>
 #include <initializer_list>
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/collision/aabb.h"
@@ -154,7 +155,24 @@ std::array<Real, 4> coplanarityCubic(const MovingQuad& q, const std::array<int, 
           glm::dot(d12, d3)};
 }
 
+bool sweptBoxesApart(const MovingQuad& q, int split, Real tolerance) {
+  Vec3 lo[2], hi[2];
+  for (int side = 0; side < 2; ++side) {
+    const int first = side == 0 ? 0 : split, last = side == 0 ? split : 4;
+    lo[side] = glm::min(q.x0[first], q.x1[first]);
+    hi[side] = glm::max(q.x0[first], q.x1[first]);
+    for (int k = first + 1; k < last; ++k) {
+      lo[side] = glm::min(lo[side], glm::min(q.x0[k], q.x1[k]));
+      hi[side] = glm::max(hi[side], glm::max(q.x0[k], q.x1[k]));
+    }
+  }
+  for (int a = 0; a < 3; ++a)
+    if (lo[0][a] > hi[1][a] + tolerance || lo[1][a] > hi[0][a] + tolerance) return true;
+  return false;
+}
+
 std::optional<Impact> vertexTriangleImpact(const MovingQuad& q, Real tolerance) {
+  if (sweptBoxesApart(q, 1, tolerance)) return std::nullopt;
   Vec3 bary;
   const Real d0 = glm::length(q.x0[0] - closestPointOnTriangle(q.x0[0], q.x0[1], q.x0[2], q.x0[3], bary));
   const Real d1 = glm::length(q.x1[0] - closestPointOnTriangle(q.x1[0], q.x1[1], q.x1[2], q.x1[3], bary));
@@ -173,6 +191,7 @@ std::optional<Impact> vertexTriangleImpact(const MovingQuad& q, Real tolerance) 
 }
 
 std::optional<Impact> edgeEdgeImpact(const MovingQuad& q, Real tolerance) {
+  if (sweptBoxesApart(q, 2, tolerance)) return std::nullopt;
   const Real d0 = segmentDistance(q.x0[0], q.x0[1], q.x0[2], q.x0[3]);
   const Real d1 = segmentDistance(q.x1[0], q.x1[1], q.x1[2], q.x1[3]);
   if (!mayTouch(d0, d1, relativeMove(q, {0, 1}, {2, 3}), tolerance)) return std::nullopt;

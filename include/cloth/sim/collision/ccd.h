@@ -41,6 +41,12 @@ std::array<Real, 4> coplanarityCubic(const MovingQuad& q, const std::array<int, 
 /// of the triangle while coplanar with it.
 std::optional<Impact> vertexTriangleImpact(const MovingQuad& q, Real tolerance);
 
+/// Whether the boxes the two primitives sweep in the step (points 0 .. split - 1 against split .. 3,
+/// each from x0 to x1) lie more than `tolerance` apart along some axis: then no point of one comes
+/// within `tolerance` of the other at any time in the step, and neither impact test can find one.
+/// Both tests ask this first: most pairs a broad phase hands them rest a thickness apart.
+bool sweptBoxesApart(const MovingQuad& q, int split, Real tolerance);
+
 /// Edge (x[0], x[1]) against edge (x[2], x[3]): the first time they pass within `tolerance` (m) of
 /// each other, their closest points inside both segments, while coplanar.
 std::optional<Impact> edgeEdgeImpact(const MovingQuad& q, Real tolerance);
