@@ -372,23 +372,46 @@ int Simulation::collideWithFeatures(Friction friction) {
     return 0;
   const CollisionSettings& c = params_.collision;
   if (friction == Friction::On) findFeaturePairs();
+  noteFeatureMoves();
   FeatureContactSettings s{c.thickness, 0, friction == Friction::On};
   int contacts = 0;
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     s.friction = colliders_[i].frictionWith(c);
+    std::swap(featureMemo_[i].moved, featureMoved_);  // one set of moved nodes for every collider
     contacts += resolveFeatureContacts(cloth_, xStart_, colliders_[i], features_[i], clothEdges_,
-                                       featurePairs_[i], s, contactNormal_);
+                                       featurePairs_[i], s, contactNormal_, &featureMemo_[i]);
+    std::swap(featureMemo_[i].moved, featureMoved_);
   }
+  for (std::size_t n = 0; n < cloth_.nodeCount(); ++n) featurePushed_[n] = cloth_.x[n] != xFeaturePass_[n];
+  xFeaturePass_ = cloth_.x;
   report_.featureContacts += contacts;
   return contacts;
+}
+
+// Before a feature pass: the nodes whose pairs must be tested again (FeatureMemo), those moved since
+// the last pass ended and those the last pass pushed (its pairs tested before the push saw them
+// elsewhere). Then the positions this pass starts from, to find what it pushes.
+void Simulation::noteFeatureMoves() {
+  const std::size_t n = cloth_.nodeCount();
+  if (featureMoved_.size() != n || xFeaturePass_.size() != n) {
+    featureMoved_.assign(n, 1);
+    featurePushed_.assign(n, 1);
+    xFeaturePass_ = cloth_.x;
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) featureMoved_[i] = featurePushed_[i] || cloth_.x[i] != xFeaturePass_[i];
+  xFeaturePass_ = cloth_.x;
 }
 
 void Simulation::findFeaturePairs() {
   refitTree(0);
   featurePairs_.resize(colliders_.size());
-  for (std::size_t i = 0; i < colliders_.size(); ++i)
+  featureMemo_.resize(colliders_.size());
+  for (std::size_t i = 0; i < colliders_.size(); ++i) {
     sim::findFeaturePairs(cloth_, xStart_, colliders_[i], features_[i], clothEdges_, tree_,
                           params_.collision.thickness, featureScratch_, featurePairs_[i]);
+    featureMemo_[i].forget(featurePairs_[i]);
+  }
 }
 
 // A pole goes where the pins are at time t, as thick as the cloth round it allows (placePole).

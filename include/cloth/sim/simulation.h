@@ -117,6 +117,7 @@ class Simulation {
   int collideWithShape(const Collider& collider, Friction friction);
   int collideWithFeatures(Friction friction);
   void findFeaturePairs();
+  void noteFeatureMoves();
   bool respond(NodeIndex node, const SurfacePoint& s, Real mu, Real thickness);
   void placeFeatures();
   bool featuresStale() const;
@@ -147,7 +148,11 @@ class Simulation {
   long long featureSearches_ = 0;
   ClothEdges clothEdges_;
   FeatureScratch featureScratch_;
-  std::vector<FeaturePairs> featurePairs_;  ///< per collider, found in the step's first contact pass
+  std::vector<FeaturePairs> featurePairs_;   ///< per collider, found in the step's first contact pass
+  std::vector<FeatureMemo> featureMemo_;     ///< per collider, what its pairs found at the last pass
+  std::vector<std::uint8_t> featureMoved_;   ///< per node: moved since its pairs were tested (FeatureMemo)
+  std::vector<std::uint8_t> featurePushed_;  ///< per node: pushed by the last feature pass
+  std::vector<Vec3> xFeaturePass_;           ///< the positions the last feature pass started (then ended) at
   std::vector<NodeIndex> candidates_;
   std::vector<std::uint32_t> visitStamp_;
   std::uint32_t stamp_ = 0;

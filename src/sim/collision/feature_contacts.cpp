@@ -407,16 +407,40 @@ void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Co
 int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
                            const ColliderFeatures& features, const ClothEdges& edges,
                            const FeaturePairs& pairs, const FeatureContactSettings& s,
-                           std::span<Vec3> contactNormal) {
+                           std::span<Vec3> contactNormal, FeatureMemo* memo) {
   const MeshPlacement place = placementOf(collider);
+  // Whether pair k must be tested: not known quiet, or one of its nodes moved since.
+  const auto due = [&](std::size_t k, std::span<const NodeIndex> nodes) {
+    if (!memo || !memo->quiet[k]) return true;
+    return std::any_of(nodes.begin(), nodes.end(), [&](NodeIndex n) { return memo->moved[n] != 0; });
+  };
+  const auto remember = [&](std::size_t k, std::span<const NodeIndex> nodes, bool contact) {
+    if (!memo) return;
+    memo->quiet[k] = contact ? 0 : 1;
+    if (contact)
+      for (NodeIndex n : nodes) memo->moved[n] = 1;  // pushed: the pairs tested before it are stale
+  };
   int contacts = 0;
-  for (const auto& [i, t] : pairs.vertexTriangle)
-    contacts +=
-        vertexTriangle(cloth, xStart, cloth.triangles[t], vertexFeature(features, place, i), s, contactNormal)
-            ? 1
-            : 0;
-  for (const auto& [i, e] : pairs.edgeEdge)
-    contacts += edgeEdge(cloth, xStart, edges, e, edgeFeature(features, place, i), s, contactNormal) ? 1 : 0;
+  std::size_t k = 0;
+  for (const auto& [i, t] : pairs.vertexTriangle) {
+    const std::span<const NodeIndex> nodes(cloth.triangles[t].v);
+    if (due(k, nodes)) {
+      const bool hit = vertexTriangle(cloth, xStart, cloth.triangles[t], vertexFeature(features, place, i), s,
+                                      contactNormal);
+      remember(k, nodes, hit);
+      contacts += hit ? 1 : 0;
+    }
+    ++k;
+  }
+  for (const auto& [i, e] : pairs.edgeEdge) {
+    const std::span<const NodeIndex> nodes(edges.nodes[e]);
+    if (due(k, nodes)) {
+      const bool hit = edgeEdge(cloth, xStart, edges, e, edgeFeature(features, place, i), s, contactNormal);
+      remember(k, nodes, hit);
+      contacts += hit ? 1 : 0;
+    }
+    ++k;
+  }
   return contacts;
 }
 

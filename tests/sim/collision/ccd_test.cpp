@@ -175,7 +175,8 @@ TEST_CASE("ccd: primitives whose swept boxes lie apart never come within the tol
         } else {
           for (int i = 0; i <= 20; ++i)  // a point of the first edge against the second
             for (int j = 0; j <= 20; ++j)
-              closest = std::min(closest, glm::length((a + (i / 20.0) * (b - a)) - (c + (j / 20.0) * (d - c))));
+              closest =
+                  std::min(closest, glm::length((a + (i / 20.0) * (b - a)) - (c + (j / 20.0) * (d - c))));
         }
       }
       CHECK(closest > tolerance);

@@ -3,12 +3,15 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <random>
 #include <vector>
 
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/collision/intersections.h"
 #include "cloth/sim/collision/mesh_shapes.h"
+#include "cloth/sim/grid.h"
 #include "test_helpers.h"
 
 using namespace cloth::sim;
@@ -183,4 +186,59 @@ TEST_CASE("feature_contacts: friction takes back the step's slide over a corner,
   // Kinetic: pushed 7 mm up (2 mm through, to the 5 mm thickness), so 0.5 x 7 mm of the slide goes.
   CHECK(slid(0.5, true) == Approx(0.03 - 0.5 * 0.007).margin(1e-6));
   CHECK(slid(10, true) == Approx(0).margin(1e-9));  // static: back where the step started, along x
+}
+
+TEST_CASE("feature_contacts: passes that skip quiet pairs whose nodes did not move give the same cloth") {
+  // A 12^2 cloth falling onto a box's top corner and edges, then passes with a few nodes nudged between
+  // them (as the stretch limit does): with a memo and without, the same positions bit for bit.
+  const Collider box = Collider::box(Vec3(0, -0.25, 0), Vec3(0.25));
+  GridSpec spec = GridSpec::fromSpacing(12, 12, 0.05);
+  spec.orientation = Orientation::Horizontal;
+  spec.origin = Vec3(0.02, 0.004, 0.03);  // over the corner at (0.25, 0, 0.25)
+  Cloth plain = buildGrid(spec, 0.004);
+  std::vector<Vec3> xStart = plain.x;
+  for (Vec3& x : xStart) x.y += 0.03;
+  for (std::size_t n = 0; n < plain.nodeCount(); ++n)  // sag through the corner
+    plain.x[n].y -=
+        0.02 * std::exp(-glm::dot(plain.x[n] - Vec3(0.25, 0, 0.25), plain.x[n] - Vec3(0.25, 0, 0.25)) / 0.01);
+  Cloth memoized = plain;
+  const ColliderFeatures features = sharpFeatures(box);
+  const ClothEdges edges = clothEdges(plain);
+  AabbTree tree;
+  tree.build(plain.x, plain.triangles);
+  tree.refit(plain.x);
+  FeatureScratch scratch;
+  FeaturePairs pairs;
+  findFeaturePairs(plain, xStart, box, features, edges, tree, 0.005, scratch, pairs);
+  REQUIRE(pairs.vertexTriangle.size() + pairs.edgeEdge.size() > 20);
+  FeatureMemo memo;
+  memo.forget(pairs);
+  memo.moved.assign(plain.nodeCount(), 1);
+  std::vector<Vec3> normals(plain.nodeCount());
+  std::mt19937 random(3);
+  std::uniform_int_distribution<std::size_t> pick(0, plain.nodeCount() - 1);
+  std::uniform_real_distribution<Real> nudge(-0.002, 0.002);
+  int contacts = 0, skipped = 0;
+  for (int pass = 0; pass < 8; ++pass) {
+    const FeatureContactSettings s{0.005, 0.3, pass == 0};
+    const std::vector<Vec3> before = memoized.x;
+    contacts += resolveFeatureContacts(plain, xStart, box, features, edges, pairs, s, normals);
+    std::fill(normals.begin(), normals.end(), Vec3(0));
+    const int quietBefore = static_cast<int>(std::count(memo.quiet.begin(), memo.quiet.end(), 1));
+    resolveFeatureContacts(memoized, xStart, box, features, edges, pairs, s, normals, &memo);
+    std::fill(normals.begin(), normals.end(), Vec3(0));
+    for (std::size_t n = 0; n < plain.nodeCount(); ++n) REQUIRE(memoized.x[n] == plain.x[n]);
+    // What the next pass must test again: nodes this pass pushed, and the nodes nudged now.
+    for (std::size_t n = 0; n < plain.nodeCount(); ++n) memo.moved[n] = memoized.x[n] != before[n];
+    for (int k = 0; k < 5; ++k) {
+      const std::size_t n = pick(random);
+      const Vec3 d(nudge(random), nudge(random), nudge(random));
+      plain.x[n] += d;
+      memoized.x[n] += d;
+      memo.moved[n] = 1;
+    }
+    skipped += quietBefore;
+  }
+  CHECK(contacts > 0);
+  CHECK(skipped > 0);  // the memo was used
 }

@@ -83,6 +83,21 @@ void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Co
                       const ColliderFeatures& features, const ClothEdges& edges, const AabbTree& tree,
                       Real thickness, FeatureScratch& scratch, FeaturePairs& out);
 
+/// What the last pass over a step's pairs found, so that the next pass does not test again a pair that
+/// found nothing and whose cloth nodes have not moved since: the same positions give the same answer
+/// (the step's start, the feature and the settings stay put within a step). The stretch limit between
+/// passes moves few nodes, and a step runs many passes (the contact rounds, again after the
+/// self-contacts).
+struct FeatureMemo {
+  std::vector<std::uint8_t> quiet;  ///< per pair (vertex-triangle, then edge-edge): no contact last time
+  std::vector<std::uint8_t> moved;  ///< per cloth node: moved since its pairs were last tested; the
+                                    ///< caller sets it before a pass, the pass marks the nodes it pushes
+  /// Every pair to be tested at the next pass (new pairs).
+  void forget(const FeaturePairs& pairs) {
+    quiet.assign(pairs.vertexTriangle.size() + pairs.edgeEdge.size(), 0);
+  }
+};
+
 /// Pushes the cloth off every feature of `pairs` closer than the thickness (or through it), on the
 /// feature's outward side: moves the cloth's contact point out along the normal, spread over its
 /// non-pinned nodes, removes the approach velocity and applies Coulomb friction. A feature through the
@@ -94,9 +109,11 @@ void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Co
 /// across the feature's outward normal are left to the others (a toss-up which side is out). Every
 /// node it moves gets the contact's normal in `contactNormal` (#nodes; added to one already there),
 /// for stretch limiting. Returns the number of contacts.
+/// With `memo` (forgotten when the pairs were found), pairs it holds quiet whose nodes have not moved
+/// are not tested again: the same result as testing them.
 int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
                            const ColliderFeatures& features, const ClothEdges& edges,
                            const FeaturePairs& pairs, const FeatureContactSettings& s,
-                           std::span<Vec3> contactNormal);
+                           std::span<Vec3> contactNormal, FeatureMemo* memo = nullptr);
 
 }  // namespace cloth::sim
