@@ -7,7 +7,9 @@ packages=(
   # toolchain
   cmake g++ ninja-build pkg-config
   # core, command line, files and tests
-  libglm-dev catch2 libcli11-dev nlohmann-json3-dev libstb-dev libpng-dev libassimp-dev
+  libglm-dev catch2 libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libstb-dev libpng-dev libassimp-dev
+  # parameter sweeps: GNU parallel on one machine; a one-node Slurm cluster for its test
+  parallel slurmctld slurmd slurm-client munge
   # the viewer: window, GL loader, UI; Mesa's software GL and EGL for machines without a GPU
   libglfw3-dev libepoxy-dev libimgui-dev libgl1-mesa-dri libegl-mesa0
   # end-to-end tests: a real X display, mouse and keys, screenshots, JSON checks, OBJ import

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cloth/cli/run_stats.h"
+#include "cloth/cli/sweep_run.h"
 #include "cloth/config/listing.h"
 #include "cloth/config/param_table.h"
 #include "cloth/detail/names.h"
@@ -338,6 +339,17 @@ int runAction(const CliOptions& options, std::ostream& out, std::ostream& err) {
       }
       case Action::Run:
         return simulate(options, out, err);
+      case Action::SweepList: {
+        auto sweep = loadSweep(options.sweepFile);
+        if (auto* error = std::get_if<std::string>(&sweep)) throw BadInput{*error};
+        return listSweep(std::get<Sweep>(sweep), out);
+      }
+      case Action::SweepRow:
+        return runSweepRow({options.sweepFile, static_cast<std::size_t>(*options.sweepIndex),
+                            options.sweepOut, options.force, options.assignments, options.viewer},
+                           err);
+      case Action::Gather:
+        return gatherSweep(options.gatherDir, out, err);
     }
   } catch (const BadInput& e) {
     err << "clothsim: error: " << e.message << "\n";

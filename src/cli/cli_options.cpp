@@ -7,6 +7,43 @@ namespace {
 
 constexpr const char* kVersion = "clothsim " CLOTH_VERSION;
 
+void addSweepOptions(CLI::App& app, CliOptions& o, bool& list) {
+  app.add_option("--sweep", o.sweepFile,
+                 "Parameter study from a TOML sweep file (docs/sweeps.md): with --list, "
+                 "or --index I --out DIR");
+  app.add_flag("--list", list, "With --sweep: print the sweep's runs, numbered, and exit");
+  app.add_option("--index", o.sweepIndex,
+                 "With --sweep: run row I into DIR/I/ (skipped if its result is there)");
+  app.add_option("--out", o.sweepOut, "With --sweep: the sweep's output folder");
+  app.add_option("--gather", o.gatherDir,
+                 "Write DIR/results.csv, a row per run of the sweep in DIR, and exit");
+  app.add_option("--viewer", o.viewer,
+                 "clothview, for a sweep's screenshots (default: beside clothsim, or PATH)");
+}
+
+// Which sweep action the flags ask for, or why they do not fit together.
+std::string sweepAction(CliOptions& o, bool list) {
+  const bool sweep = !o.sweepFile.empty(), gather = !o.gatherDir.empty();
+  if (gather) {
+    if (sweep || list || o.sweepIndex || !o.sweepOut.empty()) return "--gather DIR takes no other sweep flag";
+    o.action = Action::Gather;
+    return "";
+  }
+  if (!sweep) {
+    if (list || o.sweepIndex || !o.sweepOut.empty()) return "--list, --index and --out go with --sweep FILE";
+    return "";
+  }
+  if (list) {
+    if (o.sweepIndex || !o.sweepOut.empty()) return "give --sweep FILE either --list or --index I --out DIR";
+    o.action = Action::SweepList;
+    return "";
+  }
+  if (!o.sweepIndex || o.sweepOut.empty()) return "--sweep FILE needs --list, or --index I and --out DIR";
+  if (*o.sweepIndex < 0) return "--index must be 0 or more";
+  o.action = Action::SweepRow;
+  return "";
+}
+
 void addOptions(CLI::App& app, CliOptions& o, std::vector<std::string>& drags, bool& listScenes,
                 bool& listParams) {
   app.add_option("--scene", o.scene, "Scene to simulate (see --list-scenes)")->default_str("flag");
@@ -48,9 +85,10 @@ std::variant<CliOptions, ExitNow> parseCommandLine(int argc, const char* const* 
   CLI::App app{"clothsim: run clothview's cloth simulation without a window (batch runs, export, stats)",
                "clothsim"};
   CliOptions o;
-  bool listScenes = false, listParams = false;
+  bool listScenes = false, listParams = false, list = false;
   std::vector<std::string> drags;
   addOptions(app, o, drags, listScenes, listParams);
+  addSweepOptions(app, o, list);
   if (auto exit = config::parseOrExit(app, argc, argv, "clothsim", kVersion)) return *exit;
   std::string error;
   if (auto parsed = sim::parseDrags(drags, error))
@@ -60,6 +98,8 @@ std::variant<CliOptions, ExitNow> parseCommandLine(int argc, const char* const* 
   if (o.seconds && o.steps)
     return ExitNow{2, "clothsim: error: give either --seconds or --steps, not both\n"};
   if (o.every < 0) return ExitNow{2, "clothsim: error: --every must be a positive number of steps\n"};
+  if (std::string problem = sweepAction(o, list); !problem.empty())
+    return ExitNow{2, "clothsim: error: " + problem + "\n"};
   if (listScenes) o.action = Action::ListScenes;
   if (listParams) o.action = Action::ListParams;
   return o;

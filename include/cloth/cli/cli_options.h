@@ -12,7 +12,7 @@
 
 namespace cloth::cli {
 
-enum class Action { Run, ListScenes, ListParams };
+enum class Action { Run, ListScenes, ListParams, SweepList, SweepRow, Gather };
 
 struct CliOptions {
   Action action = Action::Run;
@@ -31,6 +31,11 @@ struct CliOptions {
   std::optional<std::filesystem::path> seriesPath;    ///< CSV: one row per exported frame
   bool force = false;                                 ///< allow replacing existing files
   std::vector<sim::ScriptedDrag> drags;               ///< --drag, in the order given
+  std::filesystem::path sweepFile;                    ///< --sweep: with --list, or --index and --out
+  std::optional<long long> sweepIndex;
+  std::filesystem::path sweepOut;   ///< the sweep's output folder (--out)
+  std::filesystem::path gatherDir;  ///< --gather
+  std::filesystem::path viewer;     ///< clothview for a sweep's screenshots
 };
 
 using config::ExitNow;

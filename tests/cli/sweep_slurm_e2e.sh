@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Sweeps through Slurm, for real: a one-node cluster started on this machine from Debian's packages
+# (scripts/slurm-local.sh), a sweep submitted as one job array (scripts/sweep-slurm.sh), and its table
+# checked against the same sweep run by GNU parallel (scripts/sweep.sh). Submitted again with two
+# results removed, only those two rows run. Exits 77 (skipped) without Slurm's programs or root.
+#   sweep_slurm_e2e.sh CLOTHSIM
+set -u
+export CLOTHSIM=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+for tool in sbatch slurmctld slurmd munged; do
+  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (scripts/install-deps.sh)"; exit 77; }
+done
+[ "$(id -u)" = 0 ] || { echo "SKIP: a local Slurm cluster needs root"; exit 77; }
+work=$(mktemp -d /tmp/clothview-slurm.XXXXXX)
+export SLURM_LOCAL_PORT=$((20000 + RANDOM % 20000))
+cleanup() { "$root/scripts/slurm-local.sh" stop "$work/cluster" >/dev/null 2>&1; rm -rf "$work"; }
+trap cleanup EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+stable() {
+  python3 - "$1" <<'PY'
+import csv, sys
+machine = {"wall_seconds", "ms_per_step", "run_wall_seconds", "host"}
+rows = list(csv.reader(open(sys.argv[1])))
+keep = [i for i, c in enumerate(rows[0]) if c not in machine]
+for r in rows:
+    print(",".join(r[i] for i in keep))
+PY
+}
+
+cat >"$work/sweep.toml" <<'TOML'
+scene = "flag"
+steps = 120
+[set]
+grid = "20x20"
+[axes]
+integrator = ["approx-implicit", "implicit-cg"]
+k = [300, 600, 900]
+TOML
+
+setup=$("$root/scripts/slurm-local.sh" start "$work/cluster") || {
+  echo "FAIL: the local Slurm cluster did not start"; tail -5 "$work"/cluster/log/*.log; exit 1; }
+eval "$setup"
+
+start=$SECONDS
+"$root/scripts/sweep-slurm.sh" "$work/sweep.toml" "$work/slurm" --max-running 2 --wait >"$work/s.out" 2>"$work/s.err"
+rc=$?
+echo "Slurm sweep of 6 rows: $((SECONDS - start)) s"
+[ "$rc" = 0 ] || fail "sweep-slurm.sh exited $rc: $(cat "$work/s.err" "$work/s.out")"
+grep -q "job array .* runs rows 0-5" "$work/s.err" || fail "not one array of rows 0-5: $(cat "$work/s.err")"
+grep -q "6 runs, 6 ok" "$work/s.out" || fail "gather said: $(cat "$work/s.out")"
+[ "$(ls "$work"/slurm/slurm/[0-9].log | wc -l)" = 6 ] || fail "expected a Slurm log per task"
+
+"$root/scripts/sweep.sh" "$work/sweep.toml" "$work/local" -j 2 >/dev/null 2>&1 || fail "sweep.sh failed"
+stable "$work/slurm/results.csv" >"$work/slurm.csv"
+stable "$work/local/results.csv" >"$work/local.csv"
+cmp -s "$work/slurm.csv" "$work/local.csv" || fail "Slurm and parallel tables differ: $(diff "$work/slurm.csv" "$work/local.csv" | head -4)"
+grep -q "$(hostname)" "$work/slurm/results.csv" || fail "no host column"
+
+# Two results lost: submitting again runs those two rows only.
+rm -rf "$work/slurm/1" "$work/slurm/4"
+"$root/scripts/sweep-slurm.sh" "$work/sweep.toml" "$work/slurm" --wait >"$work/s2.out" 2>"$work/s2.err" \
+  || fail "the second submission failed: $(cat "$work/s2.err")"
+grep -q "runs rows 1,4 of" "$work/s2.err" || fail "the second array is not rows 1,4: $(cat "$work/s2.err")"
+stable "$work/slurm/results.csv" >"$work/slurm2.csv"
+cmp -s "$work/slurm2.csv" "$work/local.csv" || fail "the resumed Slurm table differs"
+
+[ "$failures" = 0 ] && echo "all Slurm sweep checks passed"
+exit "$failures"
