@@ -3,7 +3,9 @@
 
 #include "cloth/cli/sweep_run.h"
 
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <ctime>
 #include <fstream>
 #include <ostream>
@@ -176,6 +178,22 @@ std::string commitRow(const fs::path& temp, const fs::path& final, bool force) {
   return "";
 }
 
+// Removes the temporary folders of row `index` left on this host by runs that are gone (killed, or
+// the machine restarted): ".I.tmp-HOST-PID" whose process no longer exists. Another host's are left.
+void removeStaleTemporaries(const fs::path& dir, std::size_t index) {
+  const std::string prefix = "." + std::to_string(index) + ".tmp-" + hostName() + "-";
+  std::error_code ec;
+  std::vector<fs::path> stale;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string pid = name.substr(prefix.size());
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (::kill(static_cast<pid_t>(std::stol(pid)), 0) != 0 && errno == ESRCH) stale.push_back(e.path());
+  }
+  for (const fs::path& p : stale) fs::remove_all(p, ec);
+}
+
 struct RowFailure {
   int code;
   std::string message;
@@ -243,6 +261,7 @@ int runSweepRow(const SweepRunOptions& o, std::ostream& err) {
         << "', skipped (--force runs it again)\n";
     return kExitOk;
   }
+  removeStaleTemporaries(o.outDir, o.index);
   std::vector<std::string> assignments = rowAssignments(sweep, o.index);
   assignments.insert(assignments.end(), o.overrides.begin(), o.overrides.end());
   const fs::path temp =

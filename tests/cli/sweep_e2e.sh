@@ -87,9 +87,12 @@ for _ in $(seq 300); do
   [ "$(ls -d "$work"/b/[0-9] "$work"/b/[0-9][0-9] 2>/dev/null | wc -l)" -ge 4 ] && break
   sleep 0.05
 done
+# The script, parallel and the rows running (parallel starts each in a process group of its own).
 kill -KILL -- -"$pid" 2>/dev/null
+pkill -KILL -f -- "--out $work/b" 2>/dev/null
 wait "$pid" 2>/dev/null
-sleep 0.5  # a killed row's clothsim may still be finishing
+sleep 0.2
+ls -a "$work/b" | grep -q '\.tmp-' && echo "killed rows left their temporary folders, as they should"
 done_before=$(ls -d "$work"/b/[0-9] "$work"/b/[0-9][0-9] 2>/dev/null | wc -l)
 echo "killed with $done_before of 10 results written"
 [ "$done_before" -ge 4 ] && [ "$done_before" -lt 10 ] || fail "the kill came at $done_before of 10 results"
@@ -102,7 +105,7 @@ stamps_before=$(stat -c '%n %Y.%y' "$work"/b/*/run.json 2>/dev/null | sort)
 grep -q "12 runs, 2 failed, 10 ok" "$work/b.out" || fail "resumed gather said: $(cat "$work/b.out")"
 stamps_after=$(stat -c '%n %Y.%y' "$work"/b/*/run.json | sort)
 [ "$(comm -23 <(echo "$stamps_before") <(echo "$stamps_after"))" = "" ] || fail "the resume ran finished rows again"
-ls -a "$work/b" | grep -q '\.tmp-' && fail "a temporary folder is left: $(ls -a "$work/b")"
+ls -a "$work/b" | grep -q '\.tmp-' && fail "the resume left the killed rows' temporary folders: $(ls -a "$work/b")"
 stable "$work/a/results.csv" >"$work/a.csv"
 stable "$work/b/results.csv" >"$work/b.csv"
 cmp -s "$work/a.csv" "$work/b.csv" || fail "interrupted and whole sweeps differ: $(diff "$work/a.csv" "$work/b.csv" | head -5)"

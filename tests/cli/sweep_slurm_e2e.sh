@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sweeps through Slurm, for real: a one-node cluster started on this machine from Debian's packages
 # (scripts/slurm-local.sh), a sweep submitted as one job array (scripts/sweep-slurm.sh), and its table
-# checked against the same sweep run by GNU parallel (scripts/sweep.sh). Submitted again with two
-# results removed, only those two rows run. Exits 77 (skipped) without Slurm's programs or root.
+# checked against the same sweep run by GNU parallel (scripts/sweep.sh). Cancelled halfway and
+# submitted again, only the missing rows run and the table is the same. Exits 77 (skipped) without Slurm's programs or root.
 #   sweep_slurm_e2e.sh CLOTHSIM
 set -u
 export CLOTHSIM=$1
@@ -57,13 +57,37 @@ stable "$work/local/results.csv" >"$work/local.csv"
 cmp -s "$work/slurm.csv" "$work/local.csv" || fail "Slurm and parallel tables differ: $(diff "$work/slurm.csv" "$work/local.csv" | head -4)"
 grep -q "$(hostname)" "$work/slurm/results.csv" || fail "no host column"
 
-# Two results lost: submitting again runs those two rows only.
-rm -rf "$work/slurm/1" "$work/slurm/4"
-"$root/scripts/sweep-slurm.sh" "$work/sweep.toml" "$work/slurm" --wait >"$work/s2.out" 2>"$work/s2.err" \
+# Cancelled halfway (scancel kills the running tasks), then submitted again: only the rows with no
+# result run, the killed rows' temporary folders go, and the table is the same.
+cat >"$work/long.toml" <<'TOML'
+scene = "flag"
+steps = 400
+[set]
+grid = "30x30"
+[axes]
+integrator = ["approx-implicit", "implicit-cg"]
+k = [300, 600, 900]
+TOML
+"$root/scripts/sweep-slurm.sh" "$work/long.toml" "$work/cancel" --max-running 2 >/dev/null 2>&1 || fail "submitting failed"
+for _ in $(seq 600); do
+  [ "$(ls -d "$work"/cancel/[0-9] 2>/dev/null | wc -l)" -ge 2 ] && break
+  sleep 0.1
+done
+scancel --name clothsim-sweep
+scancel --name clothsim-gather
+while squeue -h | grep -q .; do sleep 0.2; done
+done_before=$(ls -d "$work"/cancel/[0-9] 2>/dev/null | wc -l)
+echo "cancelled with $done_before of 6 results written"
+[ "$done_before" -ge 2 ] && [ "$done_before" -lt 6 ] || fail "the cancel came at $done_before of 6 results"
+"$root/scripts/sweep-slurm.sh" "$work/long.toml" "$work/cancel" --wait >"$work/s2.out" 2>"$work/s2.err" \
   || fail "the second submission failed: $(cat "$work/s2.err")"
-grep -q "runs rows 1,4 of" "$work/s2.err" || fail "the second array is not rows 1,4: $(cat "$work/s2.err")"
-stable "$work/slurm/results.csv" >"$work/slurm2.csv"
-cmp -s "$work/slurm2.csv" "$work/local.csv" || fail "the resumed Slurm table differs"
+grep -q "runs rows .* of" "$work/s2.err" && ! grep -q "runs rows 0-5 of" "$work/s2.err" \
+  || fail "the second array is not the missing rows only: $(cat "$work/s2.err")"
+ls -a "$work/cancel" | grep -q '\.tmp-' && fail "temporary folders left: $(ls -a "$work/cancel")"
+"$root/scripts/sweep.sh" "$work/long.toml" "$work/long-local" -j 2 >/dev/null 2>&1 || fail "sweep.sh failed"
+stable "$work/cancel/results.csv" >"$work/cancel.csv"
+stable "$work/long-local/results.csv" >"$work/long-local.csv"
+cmp -s "$work/cancel.csv" "$work/long-local.csv" || fail "the resumed Slurm table differs from parallel's"
 
 [ "$failures" = 0 ] && echo "all Slurm sweep checks passed"
 exit "$failures"
