@@ -111,34 +111,6 @@ std::vector<LargeStepRow> hangingAgainstReference() {
            100 * box / size, "%", 2, true}};
 }
 
-// A flag's free edge from 1 s on, sampled every 5 ms or every step if longer; the wall time of its steps.
-struct FlagRun {
-  sim::FlutterStats flutter;
-  double strain = 0;            ///< largest structural or shear strain after the 1 s settle
-  double secondsPerSecond = 0;  ///< wall time of the steps per simulated second
-};
-
-FlagRun flagRun(const config::Settings& flag, double seconds) {
-  sim::Simulation s = sim::instantiate(flag.scene);
-  sim::FlutterRecorder recorder;
-  const double h = flag.scene.params.solver.h;
-  const long long every = std::max(1LL, std::llround(0.005 / h));
-  FlagRun r;
-  double wall = 0;
-  for (long long step = 1; s.time() < seconds - 1e-9; ++step) {
-    const auto start = Clock::now();
-    s.step();
-    wall += std::chrono::duration<double>(Clock::now() - start).count();
-    if (s.time() < 1.0 || step % every != 0) continue;
-    recorder.sample(s.cloth());
-    r.strain = std::max({r.strain, sim::maxStrain(s.cloth(), sim::SpringFamily::Structural),
-                         sim::maxStrain(s.cloth(), sim::SpringFamily::Shear)});
-  }
-  r.flutter = recorder.stats(double(every) * h);
-  r.secondsPerSecond = wall / s.time();
-  return r;
-}
-
 FlagRun medianFlagRun(const config::Settings& flag, double seconds, int runs) {
   return withMedianTime(
       runs, [&] { return flagRun(flag, seconds); }, [](FlagRun& r) -> double& { return r.secondsPerSecond; });
@@ -246,6 +218,27 @@ std::vector<LargeStepRow> hangingCost(const std::vector<int>& grids, int runs) {
 }
 
 }  // namespace
+
+FlagRun flagRun(const config::Settings& flag, double seconds) {
+  sim::Simulation s = sim::instantiate(flag.scene);
+  sim::FlutterRecorder recorder;
+  const double h = flag.scene.params.solver.h;
+  const long long every = std::max(1LL, std::llround(0.005 / h));
+  FlagRun r;
+  double wall = 0;
+  for (long long step = 1; s.time() < seconds - 1e-9; ++step) {
+    const auto start = Clock::now();
+    s.step();
+    wall += std::chrono::duration<double>(Clock::now() - start).count();
+    if (s.time() < 1.0 || step % every != 0) continue;
+    recorder.sample(s.cloth());
+    r.strain = std::max({r.strain, sim::maxStrain(s.cloth(), sim::SpringFamily::Structural),
+                         sim::maxStrain(s.cloth(), sim::SpringFamily::Shear)});
+  }
+  r.flutter = recorder.stats(double(every) * h);
+  r.secondsPerSecond = wall / s.time();
+  return r;
+}
 
 std::vector<LargeStepRow> largeStepRows(bool quick) {
   const int runs = quick ? 1 : kTimedRuns;  // CI checks no timing

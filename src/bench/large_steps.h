@@ -5,6 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "cloth/config/settings.h"
+#include "cloth/sim/scenes/flutter.h"
+
 namespace cloth::bench {
 
 /// One measured figure against its target.
@@ -23,6 +26,16 @@ struct LargeStepRow {
 /// between single runs): a timed row is the median of this many runs (one in a quick run). The simulation is
 /// deterministic, so everything but the time is the same in each.
 inline constexpr int kTimedRuns = 3;  // clothbench's header says so
+
+/// A flag's free edge from 1 s on, sampled every 5 ms or every step if longer; the wall time of its steps.
+struct FlagRun {
+  sim::FlutterStats flutter;
+  double strain = 0;            ///< largest structural or shear strain after the 1 s settle
+  double secondsPerSecond = 0;  ///< wall time of the steps per simulated second
+};
+
+/// The flag scene `flag` run for `seconds` of simulated time.
+FlagRun flagRun(const config::Settings& flag, double seconds);
 
 /// Every row, from one run on the scenes' default threads (all cores; rows marked "one thread" on one).
 /// `quick` uses smaller grids and shorter runs (for CI).

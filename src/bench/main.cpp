@@ -16,6 +16,7 @@
 #include "cloth/sim/parallel.h"
 #include "collider_bench.h"
 #include "contact_bench.h"
+#include "convergence.h"
 #include "large_steps.h"
 #include "refine_bench.h"
 #include "sim_bench.h"
@@ -28,7 +29,8 @@ using nlohmann::json;
 
 constexpr int kWindowSteps = 40;  // each step sample: 0.04 s of simulated time at h = 1 ms
 
-constexpr const char* kSections[] = {"steps", "stability", "refine", "large-steps", "colliders", "contacts"};
+constexpr const char* kSections[] = {"steps",     "stability", "refine",     "large-steps",
+                                     "colliders", "contacts",  "convergence"};
 
 struct Options {
   bool quick = false;
@@ -132,15 +134,9 @@ json stabilityTable(const Options& o) {
   return out;
 }
 
-json largeStepsTable(const Options& o) {
-  std::printf(
-      "\nlarge steps (%d threads, the scenes' defaults but self-collision off; every figure against its "
-      "target;"
-      " timings: %s)\n",
-      sim::Workers::coreCount(),
-      o.quick ? "one run" : ("the median of " + std::to_string(bench::kTimedRuns) + " runs").c_str());
+json rowsTable(const std::vector<bench::LargeStepRow>& rows) {
   json out = json::array();
-  for (const bench::LargeStepRow& r : bench::largeStepRows(o.quick)) {
+  for (const bench::LargeStepRow& r : rows) {
     if (r.comparison)
       std::printf("  %-110s %9.4g %-2s  (for comparison)\n", r.name.c_str(), r.value, r.unit.c_str());
     else
@@ -156,6 +152,25 @@ json largeStepsTable(const Options& o) {
                    {"met", r.met()}});
   }
   return out;
+}
+
+json largeStepsTable(const Options& o) {
+  std::printf(
+      "\nlarge steps (%d threads, the scenes' defaults but self-collision off; every figure against its "
+      "target;"
+      " timings: %s)\n",
+      sim::Workers::coreCount(),
+      o.quick ? "one run" : ("the median of " + std::to_string(bench::kTimedRuns) + " runs").c_str());
+  return rowsTable(bench::largeStepRows(o.quick));
+}
+
+json convergenceTable(const Options& o) {
+  std::printf(
+      "\nconvergence (%d threads, the scenes' defaults; each against a reference where explicit Euler and "
+      "implicit-cg agree; timings: %s)\n",
+      sim::Workers::coreCount(),
+      o.quick ? "one run" : ("the median of " + std::to_string(bench::kTimedRuns) + " runs").c_str());
+  return rowsTable(bench::convergenceRows(o.quick));
 }
 
 json colliderTable(const Options& o) {
@@ -263,7 +278,7 @@ int main(int argc, char** argv) {
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: clothbench [--quick] [--only SECTION[,SECTION...]] [--json FILE] | --soak STEPS\n"
-                 "sections: steps, stability, refine, large-steps, colliders, contacts\n");
+                 "sections: steps, stability, refine, large-steps, colliders, contacts, convergence\n");
     return 2;
   }
   if (!o.jsonPath.empty())
@@ -286,6 +301,7 @@ int main(int argc, char** argv) {
   if (wanted("large-steps")) report["large_steps"] = largeStepsTable(o);
   if (wanted("colliders")) report["colliders"] = colliderTable(o);
   if (wanted("contacts")) report["contacts"] = contactTable(o);
+  if (wanted("convergence")) report["convergence"] = convergenceTable(o);
   if (!o.jsonPath.empty()) {
     if (auto st = io::writeFileAtomically(o.jsonPath, report.dump(2) + "\n", io::Overwrite::Allowed); !st) {
       std::fprintf(stderr, "clothbench: %s\n", st.message().c_str());

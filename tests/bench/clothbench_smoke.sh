@@ -55,5 +55,15 @@ if "contacts" in d:
   yanked = [r for name, r in contacts.items() if "pulled off the table" in name]
   assert len(pressed) == 1 and pressed[0]["sim_seconds"] >= 2.5, pressed
   assert len(yanked) == 1 and yanked[0]["sim_seconds"] > 3.1, yanked
+# Convergence: the flag's reference is one two integrators agree on (within 5 % in frequency), and the
+# default's rows are there with finite values. Whether the default meets its targets is issue #38's:
+# the bench prints it; this test does not yet require it.
+if "convergence" in d:
+  rows = d["convergence"]
+  assert rows and all(math.isfinite(r["value"]) for r in rows), rows
+  reference = [r for r in rows if r["name"].startswith("flag reference") and not r["comparison"]]
+  assert len(reference) == 1 and reference[0]["met"], reference
+  default = [r for r in rows if r["name"].startswith("flag at its default")]
+  assert len(default) >= 4, default
 print("clothbench smoke: ok")
 PY

@@ -1,0 +1,191 @@
+#include "convergence.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <glm/geometric.hpp>
+
+#include "cloth/config/param_table.h"
+#include "cloth/sim/names.h"
+#include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/scenes/stats.h"
+
+namespace cloth::bench {
+namespace {
+
+constexpr double kFrame = 1.0 / 60;
+constexpr double kFlagSeconds = 4;     // a 1 s settle, then 3 s of flutter (as clothsim --stats)
+constexpr double kMotionSeconds = 3;   // the waving flag, the curtain and the ball
+constexpr double kSampleEvery = 0.05;  // s between the samples of a trajectory: a whole number of
+                                       // steps at 1/60 s, 1 ms and h_ref
+constexpr const char* kIntegrators[] = {"explicit", "implicit-cg", "approx-implicit"};
+
+config::Settings scene(const std::string& name, std::initializer_list<std::string> assignments) {
+  config::Settings s = *config::settingsForScene(name);
+  for (const std::string& a : assignments) (void)config::applyAssignment(s, a);
+  return s;
+}
+
+std::string text(double v, const char* format = "%.3g") {
+  char t[32];
+  std::snprintf(t, sizeof t, format, v);
+  return t;
+}
+
+std::string stepName(double h) {
+  if (std::abs(h * 60 - 1) < 1e-9) return "1/60 s";
+  if (std::abs(h * 120 - 1) < 1e-9) return "1/120 s";
+  if (std::abs(h * 240 - 1) < 1e-9) return "1/240 s";
+  return h >= 1e-3 ? text(h * 1e3) + " ms" : text(h * 1e6) + " us";
+}
+
+double percentOff(double value, double reference) {
+  return 100 * std::abs(value - reference) / reference;
+}
+
+// ---- the flag: frequency and peak to peak of its free edge ----
+
+struct Flutter {
+  double hz = 0, peakToPeak = 0;
+};
+
+Flutter flutterOf(const config::Settings& s) {
+  const FlagRun r = flagRun(s, kFlagSeconds);
+  return {r.flutter.dominantHz, r.flutter.peakToPeak};
+}
+
+// Explicit Euler and implicit-cg at h_ref: their frequencies must agree within 5 %; the reference is
+// their mean.
+Flutter flagReference(double href, std::vector<LargeStepRow>& rows) {
+  const std::string h = "h=" + text(href, "%.9g");
+  const Flutter a = flutterOf(scene("flag", {"integrator=explicit", h, "substeps=1"}));
+  const Flutter b = flutterOf(scene("flag", {"integrator=implicit-cg", h, "substeps=1"}));
+  const Flutter ref{0.5 * (a.hz + b.hz), 0.5 * (a.peakToPeak + b.peakToPeak)};
+  const std::string name = "flag reference at h = " + stepName(href) + ": explicit " + text(a.hz) + " Hz " +
+                           text(a.peakToPeak) + " m, implicit-cg " + text(b.hz) + " Hz " +
+                           text(b.peakToPeak) + " m; mean ";
+  rows.push_back(
+      {name + text(ref.hz) + " Hz: the two frequencies differ by", percentOff(a.hz, b.hz), "%", 5});
+  rows.push_back({name + text(ref.peakToPeak) + " m: the two peaks to peak differ by",
+                  percentOff(a.peakToPeak, b.peakToPeak), "%", 0, true, true});
+  return ref;
+}
+
+// Every integrator over the steps of a convergence plot, one substep a step.
+void flagByStep(const Flutter& ref, std::vector<LargeStepRow>& rows) {
+  for (const char* integrator : kIntegrators)
+    for (double h : {1.0 / 60, 1.0 / 120, 1.0 / 240, 1e-3, 2.5e-4}) {
+      const Flutter f = flutterOf(
+          scene("flag", {std::string("integrator=") + integrator, "h=" + text(h, "%.17g"), "substeps=1"}));
+      const std::string name = std::string("flag, ") + integrator + " at h = " + stepName(h) + ": " +
+                               text(f.hz) + " Hz, " + text(f.peakToPeak) + " m; error in ";
+      rows.push_back({name + "frequency", percentOff(f.hz, ref.hz), "%", 0, true, true});
+      rows.push_back({name + "peak to peak", percentOff(f.peakToPeak, ref.peakToPeak), "%", 0, true, true});
+    }
+}
+
+// The flag at its defaults against the reference, and what it costs.
+void flagDefault(const Flutter& ref, bool quick, std::vector<LargeStepRow>& rows) {
+  const config::Settings flag = scene("flag", {});
+  const auto& solver = flag.scene.params.solver;
+  const std::string how = std::string(sim::name(solver.integrator)) + ", h = " + stepName(solver.h) + ", " +
+                          std::to_string(solver.substeps) + " substeps";
+  std::vector<FlagRun> runs;
+  for (int k = 0; k < (quick ? 1 : kTimedRuns); ++k) runs.push_back(flagRun(flag, kFlagSeconds));
+  std::vector<double> wall;
+  for (const FlagRun& r : runs) wall.push_back(r.secondsPerSecond);
+  std::sort(wall.begin(), wall.end());
+  const FlagRun& r = runs.front();
+  const std::string name = "flag at its default (" + how + "): " + text(r.flutter.dominantHz) + " Hz, " +
+                           text(r.flutter.peakToPeak) + " m; against the reference, ";
+  rows.push_back({name + "frequency off by", percentOff(r.flutter.dominantHz, ref.hz), "%", 20});
+  rows.push_back({name + "peak to peak off by", percentOff(r.flutter.peakToPeak, ref.peakToPeak), "%", 25});
+  rows.push_back({"flag at its default: largest strain after 1 s (tau = 0.1)", r.strain, "", 0.1 + 1e-3});
+  rows.push_back({"flag at its default, 10^2: wall ms per 1/60 s of simulated time",
+                  1e3 * wall[wall.size() / 2] * kFrame, "ms", 1, true, false, true});
+  if (quick) return;
+  const FlagRun fine = flagRun(scene("flag", {"grid=100x100"}), 2.0);
+  rows.push_back({"flag at its default, 100^2 (" + text(fine.flutter.dominantHz) + " Hz, " +
+                      text(fine.flutter.peakToPeak) + " m): wall seconds per simulated second",
+                  fine.secondsPerSecond, "s", 1, true, false, true});
+}
+
+// ---- the waving flag, the curtain, the ball: key-node positions over time ----
+
+using Trajectory = std::vector<std::vector<sim::Vec3>>;
+
+// The key nodes every kSampleEvery for kMotionSeconds (h divides kSampleEvery).
+Trajectory trajectoryOf(const config::Settings& s) {
+  sim::Simulation simulation = sim::instantiate(s.scene);
+  Trajectory t;
+  double next = kSampleEvery;
+  const double h = s.scene.params.solver.h;
+  while (simulation.time() < kMotionSeconds - 1e-9) {
+    simulation.step();
+    if (simulation.time() + 0.5 * h < next) continue;
+    t.push_back(simulation.cloth().x);
+    next += kSampleEvery;
+  }
+  return t;
+}
+
+// Root mean square of the node distances over every node and sample, over the cloth's diagonal (%).
+double rmsPercent(const Trajectory& a, const Trajectory& b, double diagonal) {
+  double sum = 0;
+  std::size_t n = 0;
+  for (std::size_t f = 0; f < std::min(a.size(), b.size()); ++f)
+    for (std::size_t i = 0; i < a[f].size(); ++i, ++n) {
+      const sim::Vec3 d = a[f][i] - b[f][i];
+      sum += glm::dot(d, d);
+    }
+  return n ? 100 * std::sqrt(sum / double(n)) / diagonal : 0;
+}
+
+double diagonalOf(const std::string& name) {
+  const sim::Simulation s = sim::instantiate(scene(name, {}).scene);
+  const sim::Aabb b = sim::boundsOf(s.cloth().restX);
+  return glm::length(b.hi - b.lo);
+}
+
+// The scene at h_ref by explicit Euler and implicit-cg (agreeing within 5 % of the cloth's diagonal),
+// then its default and the same integrator at about 1 ms (1/60 s in 16) against the first.
+void motionRows(const std::string& name, double href, std::vector<LargeStepRow>& rows) {
+  const double diagonal = diagonalOf(name);
+  const std::string h = "h=" + text(href, "%.17g");
+  const Trajectory ref = trajectoryOf(scene(name, {"integrator=explicit", h, "substeps=1"}));
+  const Trajectory other = trajectoryOf(scene(name, {"integrator=implicit-cg", h, "substeps=1"}));
+  rows.push_back({name + " reference at h = " + stepName(href) +
+                      ": explicit and implicit-cg, RMS node distance over 3 s / cloth diagonal",
+                  rmsPercent(ref, other, diagonal), "%", 5});
+  const config::Settings defaults = scene(name, {});
+  const auto& solver = defaults.scene.params.solver;
+  const std::string integrator(sim::name(solver.integrator));
+  const double atDefault = rmsPercent(trajectoryOf(defaults), ref, diagonal);
+  const double atMs =
+      rmsPercent(trajectoryOf(scene(name, {"h=" + text(kFrame / 16, "%.17g"), "substeps=1"})), ref, diagonal);
+  const std::string how =
+      integrator + ", h = " + stepName(solver.h) + ", " + std::to_string(solver.substeps) + " substeps";
+  rows.push_back(
+      {name + " at its default (" + how + "): RMS error / cloth diagonal", atDefault, "%", 0, true, true});
+  rows.push_back(
+      {name + ", " + integrator + " at 1/960 s: RMS error / cloth diagonal", atMs, "%", 0, true, true});
+  rows.push_back({name + " at its default: RMS error / the same integrator's at 1/960 s",
+                  atMs > 0 ? atDefault / atMs : 0, "x", 2});
+}
+
+}  // namespace
+
+std::vector<LargeStepRow> convergenceRows(bool quick) {
+  std::vector<LargeStepRow> rows;
+  const Flutter ref = flagReference(quick ? 5e-5 : 2.5e-5, rows);
+  if (!quick) flagByStep(ref, rows);
+  flagDefault(ref, quick, rows);
+  if (quick) return rows;
+  for (const char* name : {"waving-flag", "hang-vertical", "ball"}) motionRows(name, kFrame / 128, rows);
+  return rows;
+}
+
+}  // namespace cloth::bench
