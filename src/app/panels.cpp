@@ -24,7 +24,8 @@ namespace cloth::app {
 namespace {
 
 const ImVec4 kWarningColour(1.0f, 0.78f, 0.25f, 1.0f);
-const ImVec4 kCompareColour(1.0f, 0.55f, 0.1f, 1.0f);  ///< compare mode's second run in the plots
+const ImVec4 kCompareColour(1.0f, 0.55f, 0.1f, 1.0f);      ///< compare mode's second run in the plots
+const ImVec4 kConvergedColour(0.35f, 0.85f, 0.45f, 1.0f);  ///< a converged reference in the plots
 const ImVec4 kRecordColour(0.95f, 0.2f, 0.15f, 1.0f);
 
 // Where a control was drawn, for tests that drive the mouse (state dump).
@@ -363,6 +364,25 @@ void plotHistory(const char* label, const std::deque<float>& history, const std:
                                       ImGui::GetColorU32(kWarningColour));
 }
 
+// A line across the flutter spectrum just drawn at the scene's converged frequency (its default
+// settings, clothbench --only convergence), and how far this run's dominant frequency is from it.
+void markConvergedFlutter(ViewerState& s, const sim::FlutterStats& f, std::size_t bins) {
+  const double hz = s.settings.scene.convergedFlutterHz;
+  if (hz <= 0 || bins == 0) return;
+  const ImVec2 lo = ImGui::GetItemRectMin();
+  const float width = ImGui::CalcItemWidth(), height = ImGui::GetItemRectMax().y - lo.y;
+  // Bin k (k >= 1) at k / seconds Hz is bar k - 1 of `bins`, each width / bins wide.
+  const float x = lo.x + width * static_cast<float>((hz * f.seconds - 0.5) / static_cast<double>(bins));
+  if (x < lo.x || x > lo.x + width) return;
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(x, lo.y), ImVec2(x, lo.y + height),
+                                      ImGui::GetColorU32(kConvergedColour), 2.0f);
+  s.widgets["converged flutter mark"] = glm::vec4(x, lo.y, width, height);  // the line; the plot's frame
+  ImGui::PushStyleColor(ImGuiCol_Text, kConvergedColour);
+  ImGui::TextWrapped("line: the converged flag at its default settings, %.1f Hz (this run %+.0f %%)", hz,
+                     100 * (f.dominantHz - hz) / hz);
+  ImGui::PopStyleColor();
+}
+
 // The flag's free edge: its power spectrum up to 30 Hz and the numbers clothsim --stats gives.
 void plotFlutter(ViewerState& s) {
   const sim::FlutterStats& f = s.flutterStats();
@@ -378,6 +398,7 @@ void plotFlutter(ViewerState& s) {
   ImGui::PlotHistogram("flutter 0-30 Hz", bins.data(), static_cast<int>(bins.size()), 0, peak, 0.0f, FLT_MAX,
                        ImVec2(0, 60));
   remember(s, "flutter plot");
+  markConvergedFlutter(s, f, bins.size());
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped(
       "free edge over the last %.1f s: dominant %.2f Hz, %.0f %% of the power below 20 Hz, %.2f m "

@@ -37,4 +37,13 @@ in_xvfb "
   sleep 3; import -window root '$work/plots.png'; wait \$pid" >/dev/null 2>&1 || fail "the Plots run failed"
 json "$work/plots.json" "'flutter plot' in d['widgets']" | grep -q True \
   || fail "opening Plots did not draw the flutter spectrum: $(json "$work/plots.json" "sorted(d['widgets'])")"
+# The converged flag's 16.1 Hz is marked on the 0-30 Hz spectrum: a line 16.1 / 30 of the way across.
+python3 - "$work/plots.json" <<'PY' || fail "the converged flutter frequency is not marked where it belongs"
+import json, sys
+w = json.load(open(sys.argv[1]))["widgets"]
+plot, mark = w["flutter plot"], w["converged flutter mark"]
+across = (mark[0] - plot[0]) / mark[2]
+print("converged mark %.3f of the way across the spectrum (16.1 / 30 = 0.537)" % across)
+assert abs(across - 16.1 / 30) < 0.02 and abs(mark[1] - plot[1]) < 1, (plot, mark)
+PY
 finish

@@ -73,6 +73,9 @@ Scene flag() {
   s.params.solver.h = 1.0 / 60;
   s.params.solver.integrator = Integrator::ImplicitCG;
   s.params.solver.cgMaxIterations = 4;
+  // Converged, the flag flutters at 16.1 Hz with 0.66 m peak to peak: explicit Euler (16.0 Hz) and
+  // implicit-cg (16.3 Hz) at h = 25 us. The default above is 59 % slow (issue #38).
+  s.convergedFlutterHz = 16.1;
   return s;
 }
 
@@ -84,6 +87,7 @@ Scene wavingFlag() {
   useKangStep(s);
   s.name = "waving-flag";
   s.description = "Kang Fig. 10: the flag waved along a scripted path in still air";
+  s.convergedFlutterHz = 0;  // no wind: the hand sets its motion
   s.params.wind.velocity = Vec3(0);
   s.motion.pivot = Vec3(0, 1.2, 0);
   s.motion.axis = Vec3(1, 0, 1) / std::sqrt(2.0);

@@ -28,6 +28,9 @@ struct Scene {
   std::vector<Vec2> pinnedAt;   ///< further pinned nodes, as (u, v) grid fractions in [0, 1]
   PinMotion motion;             ///< scripted motion of the pinned nodes
   Aabb view;                    ///< where the cloth goes in the scene's first seconds: what the camera frames
+  /// A flag's flutter frequency at the scene's default settings, converged (Hz; 0 = not measured):
+  /// what `clothbench --only convergence` finds where two integrators agree at a tiny step.
+  Real convergedFlutterHz = 0;
 };
 
 /// Names of all scenes, in presentation order.
