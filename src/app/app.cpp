@@ -357,9 +357,12 @@ void App::handleRequests(Window& window) {
   if (r.compare) setComparison(splitOverrides(*r.compare));
   if (r.stopCompare) setComparison({});
   if (r.savePreset) {
+    // In the panel's words: the box beside Save, not the command line's --force.
     const auto mode = capture_.overwritePreset ? io::Overwrite::Allowed : io::Overwrite::Never;
-    const auto st = io::savePreset(capture_.presetPath, state_.settings, mode);
-    state_.notify(st ? std::string("preset saved to ") + capture_.presetPath : st.message());
+    auto st = io::checkOutputFile(capture_.presetPath, mode, "tick 'overwrite' beside Save");
+    if (st) st = io::savePreset(capture_.presetPath, state_.settings, mode);
+    state_.notify(st ? std::string("preset saved to ") + capture_.presetPath
+                     : "preset not saved: " + st.message());
   }
   if (r.loadPreset) {
     config::Settings next = state_.settings;

@@ -439,6 +439,7 @@ void drawPlotsPanel(PanelContext& c) {
 void drawPresetPanel(PanelContext& c) {
   ImGui::InputText("file", c.capture.presetPath, sizeof c.capture.presetPath);
   if (ImGui::Button("Save")) c.requests.savePreset = true;
+  remember(c.state, "Save preset");
   ImGui::SameLine();
   if (ImGui::Button("Load")) c.requests.loadPreset = true;
   ImGui::SameLine();
@@ -583,17 +584,22 @@ void drawViewLabel(const char* id, float centreX, float top, const std::string& 
 }
 
 void drawMessage(ViewerState& state, float seconds) {
-  if (state.message.empty()) return;
   state.messageSeconds -= seconds;
-  if (state.messageSeconds <= 0) {
-    state.message.clear();
+  if (state.messageSeconds <= 0) state.message.clear();
+  if (state.message.empty()) {
+    state.widgets.erase("message");
     return;
   }
+  // Centred on the view beside the panel, not on the window: half under the panel it cannot be read.
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  beginBadge("##message", ImVec2(vp->Size.x * 0.5f, vp->Size.y - 40), ImVec2(0.5f, 1.0f), 0.85f);
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+  const float left = state.showPanels && state.panelRect.z > 0 ? state.panelRect.x + state.panelRect.z : 0;
+  const float room = vp->Size.x - left;
+  beginBadge("##message", ImVec2(left + 0.5f * room, vp->Size.y - 40), ImVec2(0.5f, 1.0f), 0.85f);
+  ImGui::PushTextWrapPos(std::min(ImGui::GetFontSize() * 40, room - 30));
   ImGui::TextUnformatted(state.message.c_str());
   ImGui::PopTextWrapPos();
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  state.widgets["message"] = glm::vec4(pos.x, pos.y, size.x, size.y);
   ImGui::End();
 }
 

@@ -104,12 +104,11 @@ Status AtomicFile::commit() {
   return Status::success();
 }
 
-Status checkOutputFile(const fs::path& path, Overwrite overwrite, std::string_view forceFlag) {
+Status checkOutputFile(const fs::path& path, Overwrite overwrite, std::string_view replaceHint) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return Status::failure(describe(path, "it is a directory, not a file"));
   if (overwrite == Overwrite::Never && fs::exists(path, ec))
-    return Status::failure("'" + path.string() + "' exists (use " + std::string(forceFlag) +
-                           " to replace it)");
+    return Status::failure("'" + path.string() + "' exists (" + std::string(replaceHint) + " to replace it)");
   const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
   if (!fs::exists(dir, ec))
     return Status::failure(describe(path, "no such directory '" + dir.string() + "'"));

@@ -112,4 +112,29 @@ for f in "$small"/obj/frame_*.obj; do
   [ -e "$f" ] || continue
   tail -c 200 "$f" | grep -q "^f " || fail "$f is truncated"
 done
+# Saving a preset over a file from the panel: the message speaks the panel (the 'overwrite' box, not
+# --force), the file is kept, and the message sits in the view beside the panel, not under it.
+mkdir -p "$work/presets" && echo '{"kept": true}' >"$work/presets/clothview-preset.json"
+(cd "$work/presets" && in_xvfb "'$clothview' --scene flag --exit-after 3 --dump-state layout.json") >/dev/null 2>&1 \
+  || fail "preset layout run failed"
+# Collapse Scene, Detail and Stats (open at start; every header is one row apart once closed), open Presets.
+read -r px scene row < <(json "$work/presets/layout.json" \
+  "'%d %d %d' % (d['widgets']['Scene'][0] + 60, d['widgets']['Scene'][1] + 9, d['widgets']['Presets'][1] - d['widgets']['Plots'][1])")
+clicks="for y in $scene $((scene + 3 * row)) $((scene + 5 * row)) $((scene + 7 * row)); do
+  xdotool mousemove $px \$y click 1; sleep 0.5; done"
+(cd "$work/presets" && in_xvfb "
+  '$clothview' --scene flag --exit-after 5 --dump-state open.json & pid=\$!; $wait_window; sleep 1
+  $clicks; sleep 1; wait \$pid") >/dev/null 2>&1 || fail "opening Presets failed"
+read -r sx sy < <(json "$work/presets/open.json" "'%d %d' % (d['widgets']['Save preset'][0] + 10, d['widgets']['Save preset'][1] + 8)")
+(cd "$work/presets" && in_xvfb "
+  '$clothview' --scene flag --exit-after 6 --dump-state saved.json & pid=\$!; $wait_window; sleep 1
+  $clicks; xdotool mousemove $sx $sy click 1; sleep 1; wait \$pid") >"$work/preset.log" 2>&1 \
+  || fail "saving the preset failed"
+grep -q "preset not saved: 'clothview-preset.json' exists (tick 'overwrite' beside Save to replace it)" \
+  "$work/preset.log" || fail "the preset message: $(grep -i preset "$work/preset.log")"
+grep -q -- "--force" "$work/preset.log" && fail "a message in the window names --force"
+grep -q '"kept": true' "$work/presets/clothview-preset.json" || fail "the existing preset was replaced"
+json "$work/presets/saved.json" "d['widgets']['message'][0] >= d['widgets']['Presets'][0] + 380" | grep -q True \
+  || fail "the message is under the panel: $(json "$work/presets/saved.json" "d['widgets']['message'], d['widgets']['Presets']")"
+
 finish

@@ -47,9 +47,10 @@ class AtomicFile {
 /// Whether a new file can be written at `path`, asked before any work is done: `path` is not a
 /// directory, not an existing file unless overwrite is Allowed, and its directory exists and takes new
 /// files (a probe file is created there and removed at once). The failure is one line naming `path`;
-/// `forceFlag` is how the message names the way to allow replacing (a flag, or a panel's box).
+/// `replaceHint` says how to allow replacing: "use --force" on a command line, the box to tick in a
+/// panel.
 Status checkOutputFile(const std::filesystem::path& path, Overwrite overwrite,
-                       std::string_view forceFlag = "--force");
+                       std::string_view replaceHint = "use --force");
 
 /// Creates `dir` (and parents) if needed and checks that files can be created in it.
 Status ensureWritableDirectory(const std::filesystem::path& dir);
