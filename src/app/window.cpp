@@ -103,9 +103,15 @@ void Window::onMouseButton(GLFWwindow* w, int button, int action, int mods) {
   self->events_.push_back(InputEvent::mouseButton(b, action == GLFW_PRESS, modifiers(mods), at));
 }
 
+// With the modifier keys held now: they constrain a drag in progress.
 void Window::onCursor(GLFWwindow* w, double x, double y) {
+  auto held = [w](int left, int right) {
+    return glfwGetKey(w, left) == GLFW_PRESS || glfwGetKey(w, right) == GLFW_PRESS;
+  };
+  const int mods = (held(GLFW_KEY_LEFT_SHIFT, GLFW_KEY_RIGHT_SHIFT) ? view::kShift : 0) |
+                   (held(GLFW_KEY_LEFT_CONTROL, GLFW_KEY_RIGHT_CONTROL) ? view::kControl : 0);
   owner(w)->lastCursor_ = glm::vec2(float(x), float(y));
-  owner(w)->events_.push_back(InputEvent::cursorMove({float(x), float(y)}));
+  owner(w)->events_.push_back(InputEvent::cursorMove({float(x), float(y)}, mods));
 }
 
 void Window::onScroll(GLFWwindow* w, double dx, double dy) {

@@ -23,8 +23,10 @@ constexpr std::array<KeyBinding, 14> kBindings = {{
     {'Q', "Q", Command::Quit, "quit"},
 }};
 
-constexpr std::array<GestureHelp, 6> kGestures = {{
-    {"left-drag on the cloth", "drag the node under the cursor"},
+constexpr std::array<GestureHelp, 8> kGestures = {{
+    {"left-drag on the cloth", "drag the node under the cursor (in the plane facing you)"},
+    {"  hold Shift while dragging", "only up and down: along the vertical through the node"},
+    {"  hold Ctrl while dragging", "only across: in the level plane through the node, at its height"},
     {"Shift + left-click", "pin / unpin the node under the cursor"},
     {"left-drag on empty space", "orbit the camera"},
     {"right- or middle-drag", "pan"},

@@ -27,7 +27,7 @@ std::vector<Command> InputController::handle(const std::vector<InputEvent>& even
           release(target);
         break;
       case InputEvent::Type::CursorMove:
-        move(e.value, target, viewport);
+        move(e.value, e.mods, target, viewport);
         break;
       case InputEvent::Type::Scroll:
         if (!ui.mouse) target.camera.zoom(e.value.y);
@@ -57,6 +57,7 @@ void InputController::press(const InputEvent& e, InputTarget target, const Viewp
     gesture_ = Gesture::DragNode;
     dragged_ = *node;
     dragPlane_ = cameraFacingPlane(target.camera, s.cloth().x[*node]);
+    constraint_ = DragConstraint::CameraPlane;
     return;
   }
   gesture_ = Gesture::Orbit;
@@ -67,14 +68,25 @@ void InputController::release(InputTarget target) {
   gesture_ = Gesture::None;
 }
 
-void InputController::move(glm::vec2 cursor, InputTarget target, const Viewport& viewport) {
+// A drag follows the cursor in the camera-facing plane through where the node was grabbed, or, while
+// Shift or Ctrl is held, along the vertical or in the level plane through where the handle is now:
+// pressing a cloth into a tabletop seen from above is Shift and a move down.
+void InputController::move(glm::vec2 cursor, int mods, InputTarget target, const Viewport& viewport) {
   const glm::vec2 delta = cursor - lastCursor_;
   lastCursor_ = cursor;
   switch (gesture_) {
-    case Gesture::DragNode:
-      if (auto goal = intersect(cursorRay(target.camera, viewport, cursor), dragPlane_))
+    case Gesture::DragNode: {
+      const DragConstraint constraint = dragConstraintFor(mods);
+      if (constraint != constraint_) {  // a key went down or up: the new constraint starts from here
+        for (const sim::Handle& h : target.simulation.handles())
+          if (h.node == dragged_) dragPlane_ = cameraFacingPlane(target.camera, h.target);
+        constraint_ = constraint;
+      }
+      if (auto goal =
+              dragGoal(cursorRay(target.camera, viewport, cursor), dragPlane_, dragPlane_.point, constraint))
         target.simulation.setHandleTarget(dragged_, *goal);
       break;
+    }
     case Gesture::Orbit:
       target.camera.orbit(delta.x, delta.y, glm::vec2(viewport.width, viewport.height));
       break;

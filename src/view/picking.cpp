@@ -1,5 +1,7 @@
 #include "cloth/view/picking.h"
 
+#include "cloth/view/input_event.h"
+
 #include <cmath>
 
 #include <glm/geometric.hpp>
@@ -49,6 +51,32 @@ std::optional<sim::Vec3> intersect(const sim::Ray& ray, const DragPlane& plane) 
   const double t = glm::dot(plane.point - ray.origin, plane.normal) / denom;
   if (t < 0) return std::nullopt;
   return ray.at(t);
+}
+
+DragConstraint dragConstraintFor(int mods) {
+  if (mods & kShift) return DragConstraint::Vertical;
+  if (mods & kControl) return DragConstraint::Level;
+  return DragConstraint::CameraPlane;
+}
+
+std::optional<sim::Vec3> dragGoal(const sim::Ray& ray, const DragPlane& facing, const sim::Vec3& grabbed,
+                                  DragConstraint constraint) {
+  switch (constraint) {
+    case DragConstraint::CameraPlane:
+      return intersect(ray, facing);
+    case DragConstraint::Level:
+      return intersect(ray, DragPlane{grabbed, sim::Vec3(0, 1, 0)});
+    case DragConstraint::Vertical: {
+      // Nearest points of the line grabbed + s up and the ray o + t d: with w = grabbed - o,
+      // s = (b (d.w) - (up.w)) / (1 - b^2), b = up.d (both unit).
+      const sim::Vec3 up(0, 1, 0), d = glm::normalize(ray.direction), w = grabbed - ray.origin;
+      const double b = glm::dot(up, d), denom = 1 - b * b;
+      if (denom < 1e-6) return std::nullopt;  // looking straight down the vertical
+      const double s = (b * glm::dot(d, w) - glm::dot(up, w)) / denom;
+      return grabbed + s * up;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace cloth::view

@@ -1,7 +1,10 @@
 #include "cloth/view/warnings.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 #include <glm/geometric.hpp>
 
@@ -70,6 +73,54 @@ void guard(long long recent, std::vector<Warning>& out) {
                                  recent, recent == 1 ? "" : "s")});
 }
 
+std::string colliderName(const sim::Collider& c) {
+  switch (c.shape) {
+    case sim::ColliderShape::Sphere:
+      return "the ball";
+    case sim::ColliderShape::Plane:
+      return "the ground";
+    case sim::ColliderShape::Box:
+      return "the box";
+    case sim::ColliderShape::Capsule:
+      return "the pole";
+    case sim::ColliderShape::Mesh:
+      break;
+  }
+  return "the mesh collider";
+}
+
+// The first collider with a point inside it on the way from `from` to `to`, sampled every centimetre
+// (at most 256 samples): a tabletop a few centimetres thick between a node and the cursor's point.
+const sim::Collider* colliderInTheWay(std::span<const sim::Collider> colliders, const sim::Vec3& from,
+                                      const sim::Vec3& to) {
+  const int samples = std::clamp(static_cast<int>(std::ceil(glm::length(to - from) / 0.01)), 1, 256);
+  for (const sim::Collider& c : colliders)
+    for (int i = 1; i <= samples; ++i)
+      if (sim::closestSurface(c, glm::mix(from, to, double(i) / samples)).distance < 0) return &c;
+  return nullptr;
+}
+
+// What keeps a dragged node from the cursor, as the simulation stands: a collider the cursor's point
+// lies in, the stretch limit (towards the pins, or dragging the rest of the cloth), or the handle's
+// speed limit. `strain`: the most stretched structural spring at the node.
+std::string whatHolds(const sim::Simulation& s, const sim::Handle& handle, double strain) {
+  const sim::Cloth& cloth = s.cloth();
+  if (const sim::Collider* c = colliderInTheWay(s.colliders(), cloth.x[handle.node], handle.target))
+    return colliderName(*c) +
+           " is in the way (the cursor's point is in it or beyond it) and keeps the cloth out";
+  if (strain >= 0.9 * s.params().material.tau) {
+    const bool pinned =
+        std::find(cloth.kind.begin(), cloth.kind.end(), sim::NodeKind::Pinned) != cloth.kind.end();
+    return pinned ? format("the cloth is at its stretch limit (tau = %.0f %%) between the node and its pins",
+                           100 * s.params().material.tau)
+                  : format(
+                        "the cloth is at its stretch limit (tau = %.0f %%): the node pulls the rest of "
+                        "the cloth behind it",
+                        100 * s.params().material.tau);
+  }
+  return format("it moves at most handle_speed = %.3g m/s", s.params().maxHandleSpeed);
+}
+
 // The most stretched structural spring at each dragged node, and how far the node trails its target.
 void drag(const sim::Simulation& s, std::vector<Warning>& out) {
   const sim::Cloth& c = s.cloth();
@@ -85,10 +136,13 @@ void drag(const sim::Simulation& s, std::vector<Warning>& out) {
                           "drag more slowly, or raise provot_passes.",
                           100 * strain, 100 * tau)});
     const double lag = glm::length(handle.target - c.x[handle.node]);
-    if (lag > 0.1)
-      out.push_back({"drag", format("The dragged node is %.0f cm from the cursor: it stops where the cloth "
-                                    "can reach from its pins, and moves at most handle_speed.",
-                                    100 * lag)});
+    if (lag > 0.1) {
+      std::string why = whatHolds(s, handle, strain);
+      why[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(why[0])));
+      out.push_back({"drag", format("The dragged node is %.0f cm from the cursor. ", 100 * lag) + why +
+                                 ". Hold Shift while dragging to move it only up and down, Ctrl to keep it "
+                                 "at its height."});
+    }
   }
 }
 

@@ -54,6 +54,33 @@ TEST_CASE("input_controller: a left drag on the cloth grabs the node under the c
   CHECK(f.simulation.handles().empty());
 }
 
+TEST_CASE("input_controller: Shift held while dragging moves along the vertical, Ctrl in the level plane") {
+  Fixture f;
+  const glm::vec2 at = f.pixelOf(f.middle);
+  f.send({InputEvent::mouseButton(MouseButton::Left, true, 0, at)});
+  REQUIRE(f.input.dragged().has_value());
+  auto target = [&] { return f.simulation.handles()[0].target; };
+  f.send({InputEvent::cursorMove(at + glm::vec2(40, 0))});  // free: sideways with the cursor
+  const sim::Vec3 start = target();
+  CHECK(f.input.dragConstraint() == DragConstraint::CameraPlane);
+
+  f.send({InputEvent::cursorMove(at + glm::vec2(160, -80), kShift)});  // Shift: up, not sideways
+  CHECK(f.input.dragConstraint() == DragConstraint::Vertical);
+  CHECK(target().x == Approx(start.x).margin(1e-9));
+  CHECK(target().z == Approx(start.z).margin(1e-9));
+  CHECK(target().y > start.y + 0.05);
+  const sim::Vec3 raised = target();
+
+  f.send({InputEvent::cursorMove(at + glm::vec2(-60, 60), kControl)});  // Ctrl: at that height
+  CHECK(f.input.dragConstraint() == DragConstraint::Level);
+  CHECK(target().y == Approx(raised.y).margin(1e-9));
+  CHECK(glm::distance(target(), raised) > 0.05);
+
+  f.send({InputEvent::cursorMove(at + glm::vec2(0, 100))});  // keys up: in the plane facing the camera
+  CHECK(f.input.dragConstraint() == DragConstraint::CameraPlane);
+  CHECK(target().y < raised.y - 0.05);
+}
+
 TEST_CASE("input_controller: Shift+click pins a node, a second one unpins it") {
   Fixture f;
   const glm::vec2 at = f.pixelOf(f.middle);

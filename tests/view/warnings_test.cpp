@@ -95,6 +95,30 @@ TEST_CASE("warnings: a dragged node that stretches the cloth far past tau, or tr
   }
 }
 
+TEST_CASE("warnings: a node that trails the cursor says what holds it: a collider, the stretch limit") {
+  {  // the drape's cloth pressed into its table: no pins there, the table stops it
+    sim::Simulation s = scene("drape");
+    for (int i = 0; i < 90; ++i) s.step();  // lying on the table
+    const sim::NodeIndex middle = s.cloth().index(s.cloth().nu / 2, s.cloth().nv / 2);
+    REQUIRE(s.grab(middle));
+    s.setHandleTarget(middle, s.cloth().x[middle] - sim::Vec3(0, 0.4, 0));
+    for (int i = 0; i < 30; ++i) s.step();
+    const auto w = view::currentWarnings(s, 0);
+    CHECK(has(w, "drag", "The mesh collider is in the way"));
+    CHECK_FALSE(has(w, "drag", "pins"));
+    CHECK(has(w, "drag", "Hold Shift while dragging"));
+  }
+  {  // the hanging curtain pulled 3 m towards the viewer: its pinned top edge holds it
+    sim::Simulation s = scene("hang-vertical");
+    const sim::NodeIndex corner = s.cloth().index(0, s.cloth().nv - 1);
+    REQUIRE(s.grab(corner));
+    s.setHandleTarget(corner, s.cloth().x[corner] + sim::Vec3(0, 0, 3));
+    for (int i = 0; i < 30; ++i) s.step();
+    CHECK(
+        has(view::currentWarnings(s, 0), "drag", "stretch limit (tau = 10 %) between the node and its pins"));
+  }
+}
+
 TEST_CASE("warnings: the multigrid status says why no V-cycle ran") {
   const std::string none = cloth::view::multigridStatus(0, 0.0086, 0.01);
   CHECK(none.find("converged by the warm start") != std::string::npos);

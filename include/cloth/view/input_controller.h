@@ -38,18 +38,21 @@ class InputController {
   std::optional<sim::NodeIndex> dragged() const {
     return gesture_ == Gesture::DragNode ? std::optional(dragged_) : std::nullopt;
   }
+  /// How the drag in progress follows the cursor (the keys held at the last cursor move).
+  DragConstraint dragConstraint() const { return constraint_; }
 
  private:
   enum class Gesture { None, DragNode, Orbit, Pan };
   void press(const InputEvent& e, InputTarget target, const Viewport& viewport);
   void release(InputTarget target);
-  void move(glm::vec2 cursor, InputTarget target, const Viewport& viewport);
+  void move(glm::vec2 cursor, int mods, InputTarget target, const Viewport& viewport);
 
   // The drag in progress: the grabbed node (a handle of the simulation) and the plane it moves in.
   Gesture gesture_ = Gesture::None;
   glm::vec2 lastCursor_{0};
   sim::NodeIndex dragged_ = -1;
-  DragPlane dragPlane_;
+  DragPlane dragPlane_;  ///< facing the camera, through where the current constraint began
+  DragConstraint constraint_ = DragConstraint::CameraPlane;
 };
 
 }  // namespace cloth::view

@@ -25,8 +25,9 @@ struct InputEvent {
   static InputEvent mouseButton(MouseButton b, bool pressed, int mods, glm::vec2 cursor) {
     return {Type::MouseButton, b, 0, pressed, mods, cursor};
   }
-  static InputEvent cursorMove(glm::vec2 cursor) {
-    return {Type::CursorMove, MouseButton::Left, 0, false, 0, cursor};
+  /// `mods`: the modifier keys held as the cursor moves (they constrain a drag).
+  static InputEvent cursorMove(glm::vec2 cursor, int mods = 0) {
+    return {Type::CursorMove, MouseButton::Left, 0, false, mods, cursor};
   }
   static InputEvent scroll(glm::vec2 offset) {
     return {Type::Scroll, MouseButton::Left, 0, false, 0, offset};

@@ -44,4 +44,16 @@ DragPlane cameraFacingPlane(const OrbitCamera& camera, const sim::Vec3& point);
 /// Intersection of the ray with the plane; nullopt if parallel or behind the origin.
 std::optional<sim::Vec3> intersect(const sim::Ray& ray, const DragPlane& plane);
 
+/// How a dragged node follows the cursor: in the plane facing the camera (the default), along the
+/// vertical through where it was grabbed, or in the level plane through it (the ground's, raised).
+enum class DragConstraint { CameraPlane, Vertical, Level };
+
+/// The constraint the held modifier keys ask for (view::Modifier bits): Shift vertical, Ctrl level.
+DragConstraint dragConstraintFor(int mods);
+
+/// Where the cursor's ray puts a node grabbed at `grabbed` under `constraint`; `facing` is the
+/// camera-facing plane through it. Vertical: the point of the vertical line nearest to the ray.
+std::optional<sim::Vec3> dragGoal(const sim::Ray& ray, const DragPlane& facing, const sim::Vec3& grabbed,
+                                  DragConstraint constraint);
+
 }  // namespace cloth::view
