@@ -3,7 +3,8 @@
 # Xvfb (Mesa llvmpipe), RUNS runs (default 3) each of 600 frames with the panels open and with
 # --show no-ui, alternating; prints every run's exit summary, the medians and what the panels cost.
 # Then the same with a PNG recording running (frame rate and frames lost), and the 100^2 flag with
-# the wrinkled spline at r = 4 on the default threads and on one: fps and the fraction of real time.
+# the wrinkled spline at r = 4 on the default threads and on one: fps and the fraction of real time;
+# then compare mode with k=50 and with h=0.005 (issue #39: within 10 % of each other).
 # Usage: scripts/measure-viewer.sh [BUILD_DIR] [RUNS]
 set -euo pipefail
 build=${1:-build/release}
@@ -50,3 +51,11 @@ for threads in 0 1; do
   done
   echo "  threads=$threads (0 = one per core): median $(median "fine$threads") fps, $(median "fine-rt$threads") of real time"
 done
+
+echo "compare mode, the default flag beside itself with another k and with another h, $runs runs of 600 frames each:"
+for ((i = 0; i < runs; ++i)); do
+  run compare-k --exit-after-frames 600 --compare k=50
+  run compare-h --exit-after-frames 600 --compare h=0.005
+done
+k=$(median compare-k) h=$(median compare-h)
+python3 -c "k, h = $k, $h; print('median: k=50 %.1f fps, h=0.005 %.1f fps: %.0f %% of k=50 (target: within 10 %%)' % (k, h, 100 * h / k))"

@@ -64,8 +64,12 @@ Comparison::Comparison(const ViewerState& primary, std::vector<std::string> over
 
 void Comparison::follow(const ViewerState& primary) {
   config::Settings next = withOverrides(primary.settings, overrides_);
-  const bool restart =
-      newCloth(state_->settings, next) || primary.simulation.time() < state_->simulation.time() - 1e-9;
+  // Restarted when the first run was reset (its time went back), not whenever this run is ahead of it:
+  // with another h it is up to half its step ahead after catching up, and a frame in which the first
+  // run takes no step then restarted it from nothing (at h = 5 ms, 1,000 steps in one frame, every
+  // few frames: compare mode's "step" bar at 2-5 ms for 0.5 ms of steps).
+  const bool restart = newCloth(state_->settings, next) || primary.simulation.time() < primaryTime_ - 1e-9;
+  primaryTime_ = primary.simulation.time();
   state_->settings = std::move(next);
   if (restart) state_->reset();
   state_->camera = primary.camera;

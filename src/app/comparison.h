@@ -41,6 +41,7 @@ class Comparison {
 
   std::vector<std::string> overrides_;
   std::unique_ptr<ViewerState> state_;
+  double primaryTime_ = 0;  ///< the first run's simulated time when followed last: a reset turns it back
 };
 
 }  // namespace cloth::app

@@ -288,7 +288,7 @@ void drawCapturePanel(PanelContext& c) {
 }
 
 // Where the frame goes: one bar per part, as long as its share of the frame.
-void drawFrameParts(const FrameStats& st) {
+void drawFrameParts(const FrameStats& st, const Comparison* comparison) {
   const view::FrameParts mean = st.rate.meanParts();
   const double frame = std::max(st.rate.msPerFrame(), 1e-9);
   const view::FramePart largest = st.rate.largestPart();
@@ -301,8 +301,16 @@ void drawFrameParts(const FrameStats& st) {
     if (part == largest) ImGui::PopStyleColor();
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%d step%s a frame, %.3f ms each; other: waiting for the display, capture",
-                     st.stepsLastFrame, st.stepsLastFrame == 1 ? "" : "s", st.msPerStep);
+  if (!comparison) {
+    ImGui::TextWrapped("%.2g steps a frame, %.3f ms each; other: waiting for the display, capture",
+                       st.stepsPerFrame, st.msPerStep);
+  } else {  // step and refine add up both runs: each run's share
+    const FrameStats& other = comparison->state().stats;
+    ImGui::TextWrapped(
+        "step and refine are both runs': left %.2g steps a frame, %.3f ms each; right (%s) %.2g "
+        "steps a frame, %.3f ms each; other: waiting for the display, capture",
+        st.stepsPerFrame, st.msPerStep, comparison->label().c_str(), other.stepsPerFrame, other.msPerStep);
+  }
   ImGui::PopStyleColor();
 }
 
@@ -318,7 +326,7 @@ void drawStatsPanel(PanelContext& c) {
     ImGui::TextWrapped("%s", verdict.c_str());
     ImGui::PopStyleColor();
   }
-  drawFrameParts(st);
+  drawFrameParts(st, c.comparison);
   ImGui::Text("key nodes %zu   render nodes %zu", s.simulation.cloth().nodeCount(), s.surface.vertexCount());
   ImGui::Text("max strain %.4f   kinetic energy %s", st.maxStrain,
               view::plainQuantity(st.kineticEnergy, "J").c_str());

@@ -21,6 +21,20 @@ nlohmann::json contactsJson(const sim::Simulation& simulation) {
 
 // The last values of the Plots panel's histories, and the flutter spectrum's numbers as clothsim
 // --stats gives them.
+// The Stats panel's numbers: the frame and its parts (means over the last second), the steps.
+nlohmann::json statsJson(const FrameStats& st) {
+  nlohmann::json parts = nlohmann::json::object();
+  const view::FrameParts mean = st.rate.meanParts();
+  for (int p = 0; p < view::kFrameParts; ++p) {
+    const auto part = static_cast<view::FramePart>(p);
+    parts[std::string(view::name(part))] = mean[part];
+  }
+  return {{"frame_ms", st.rate.msPerFrame()},
+          {"parts_ms", parts},
+          {"steps_per_frame", st.stepsPerFrame},
+          {"ms_per_step", st.msPerStep}};
+}
+
 nlohmann::json plotsJson(const ViewerState& s) {
   nlohmann::json j;
   j["kinetic_energy"] = s.stats.kineticHistory.empty() ? 0.0 : s.stats.kineticHistory.back();
@@ -103,6 +117,7 @@ std::string stateJson(const ViewerState& s, const view::Viewport& window, float 
     j["colliders"].push_back(c);
   }
   j["contacts"] = contactsJson(s.simulation);
+  j["stats"] = statsJson(s.stats);
   j["plots"] = plotsJson(s);
   if (compared) {
     const ViewerState& c = compared->state();
@@ -112,6 +127,8 @@ std::string stateJson(const ViewerState& s, const view::Viewport& window, float 
                     {"time", c.simulation.time()},
                     {"kinetic_energy", sim::kineticEnergy(c.simulation.cloth())},
                     {"handles", c.simulation.handles().size()},
+                    {"steps_per_frame", c.stats.stepsPerFrame},
+                    {"ms_per_step", c.stats.msPerStep},
                     {"key_nodes", nodes}};
   }
   j["detail"] = detail::name(s.settings.detail.mode);

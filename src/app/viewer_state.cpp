@@ -100,6 +100,8 @@ void ViewerState::advance(int steps) {
   warnings = view::currentWarnings(simulation, simulation.recoveries() - recoveryLog_.front().second);
   stats.simulatedSeconds += simulation.time() - timeBefore;
   stats.stepsLastFrame = steps;
+  // One step every other frame reads 0.5, not 0 and 1 in turn.
+  stats.stepsPerFrame = 0.95 * stats.stepsPerFrame + 0.05 * steps;
   stats.parts[view::FramePart::Step] = msSince(start);
   if (steps > 0) stats.msPerStep = stats.parts[view::FramePart::Step] / steps;
   const sim::Cloth& c = simulation.cloth();

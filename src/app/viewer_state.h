@@ -30,6 +30,7 @@ struct FrameStats {
   view::FrameParts parts;  ///< this frame's parts so far (ms)
   double msPerStep = 0;
   int stepsLastFrame = 0;
+  double stepsPerFrame = 0;  ///< steps a frame, a running mean over about the last second
   double maxStrain = 0, kineticEnergy = 0;
   std::deque<float> kineticHistory;  ///< last few hundred frames
   std::deque<float> strainHistory;   ///< largest structural strain after each frame's steps
