@@ -340,9 +340,27 @@ void drawStatsPanel(PanelContext& c) {
   warningsAbout(s, "Stats");
 }
 
-// One history as a line plot, its last value written over it; `mark`, if positive, drawn as a
-// horizontal line (a limit such as tau). Returns nothing: the plot is all there is to see.
-void plotHistory(const char* label, const std::deque<float>& history, const std::string& last,
+// Small text at `at` in the disabled colour, drawn over what is there; its rectangle is remembered
+// as the widget `name` (the end-to-end tests find the axes by it).
+void axisText(ViewerState& s, const std::string& name, ImVec2 at, const char* text) {
+  ImGui::GetWindowDrawList()->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
+  const ImVec2 size = ImGui::CalcTextSize(text);
+  s.widgets[name] = glm::vec4(at.x, at.y, size.x, size.y);
+}
+
+// The plot just drawn (PlotLines, `top` its upper bound) gets its scale: 0 at the bottom left and
+// the top value at the top left, in the plot's unit.
+void yAxis(ViewerState& s, const char* label, float top) {
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", top);
+  axisText(s, std::string(label) + " y-axis", ImVec2(lo.x + 3, lo.y + 1), text);
+  axisText(s, std::string(label) + " y-axis 0", ImVec2(lo.x + 3, hi.y - ImGui::GetFontSize() - 1), "0");
+}
+
+// One history as a line plot, its last value written over it, its scale at the left; `mark`, if
+// positive, drawn as a horizontal line (a limit such as tau).
+void plotHistory(ViewerState& s, const char* label, const std::deque<float>& history, const std::string& last,
                  float mark = -1, const std::deque<float>* second = nullptr) {
   const std::vector<float> values(history.begin(), history.end());
   float top = mark > 0 ? 1.25f * mark : 0;
@@ -353,6 +371,7 @@ void plotHistory(const char* label, const std::deque<float>& history, const std:
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImGui::PlotLines(label, values.data(), static_cast<int>(values.size()), 0, last.c_str(), 0.0f, top,
                    ImVec2(0, 50));
+  yAxis(s, label, top);
   if (second) {  // compare mode: the second run over the first, in orange, on the same scale
     const ImVec2 after = ImGui::GetCursorScreenPos();
     const std::vector<float> others(second->begin(), second->end());
@@ -372,13 +391,13 @@ void plotHistory(const char* label, const std::deque<float>& history, const std:
                                       ImGui::GetColorU32(kWarningColour));
 }
 
-// A line across the flutter spectrum just drawn at the scene's converged frequency (its default
-// settings, clothbench --only convergence), and how far this run's dominant frequency is from it.
-void markConvergedFlutter(ViewerState& s, const sim::FlutterStats& f, std::size_t bins) {
+// A line across the flutter spectrum (its frame from lo to hi) at the scene's converged frequency (its
+// default settings, clothbench --only convergence), and how far this run's dominant frequency is from it.
+void markConvergedFlutter(ViewerState& s, const sim::FlutterStats& f, std::size_t bins, ImVec2 lo,
+                          ImVec2 hi) {
   const double hz = s.settings.scene.convergedFlutterHz;
   if (hz <= 0 || bins == 0) return;
-  const ImVec2 lo = ImGui::GetItemRectMin();
-  const float width = ImGui::CalcItemWidth(), height = ImGui::GetItemRectMax().y - lo.y;
+  const float width = ImGui::CalcItemWidth(), height = hi.y - lo.y;
   // Bin k (k >= 1) at k / seconds Hz is bar k - 1 of `bins`, each width / bins wide.
   const float x = lo.x + width * static_cast<float>((hz * f.seconds - 0.5) / static_cast<double>(bins));
   if (x < lo.x || x > lo.x + width) return;
@@ -389,6 +408,22 @@ void markConvergedFlutter(ViewerState& s, const sim::FlutterStats& f, std::size_
   ImGui::TextWrapped("line: the converged flag at its default settings, %.1f Hz (this run %+.0f %%)", hz,
                      100 * (f.dominantHz - hz) / hz);
   ImGui::PopStyleColor();
+}
+
+// Frequencies under the flutter spectrum (its frame from lo to hi): 0, 10, 20 and 30 Hz
+// where those bins are.
+void flutterTicks(ViewerState& s, const sim::FlutterStats& f, std::size_t bins, ImVec2 lo, ImVec2 hi) {
+  if (bins == 0) return;
+  const float width = ImGui::CalcItemWidth();
+  for (int hz : {0, 10, 20, 30}) {
+    const float x = lo.x + width * static_cast<float>(std::max(0.0, hz * f.seconds - 0.5) / double(bins));
+    char text[16];
+    std::snprintf(text, sizeof text, hz == 30 ? "%d Hz" : "%d", hz);
+    const float w = ImGui::CalcTextSize(text).x;
+    axisText(s, "flutter x-axis " + std::to_string(hz),
+             ImVec2(std::min(x - 0.5f * w, lo.x + width - w), hi.y + 1), text);
+  }
+  ImGui::Dummy(ImVec2(width, ImGui::GetFontSize()));
 }
 
 // The flag's free edge: its power spectrum up to 30 Hz and the numbers clothsim --stats gives.
@@ -406,7 +441,9 @@ void plotFlutter(ViewerState& s) {
   ImGui::PlotHistogram("flutter 0-30 Hz", bins.data(), static_cast<int>(bins.size()), 0, peak, 0.0f, FLT_MAX,
                        ImVec2(0, 60));
   remember(s, "flutter plot");
-  markConvergedFlutter(s, f, bins.size());
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  flutterTicks(s, f, bins.size(), lo, hi);
+  markConvergedFlutter(s, f, bins.size(), lo, hi);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped(
       "free edge over the last %.1f s: dominant %.2f Hz, %.0f %% of the power below 20 Hz, %.2f m "
@@ -420,19 +457,26 @@ void drawPlotsPanel(PanelContext& c) {
   const FrameStats& st = s.stats;
   const FrameStats* other = c.comparison ? &c.comparison->state().stats : nullptr;
   if (other) ImGui::TextColored(kCompareColour, "orange: %s (right)", c.comparison->label().c_str());
-  plotHistory("kinetic (J)", st.kineticHistory, view::plainQuantity(st.kineticEnergy, "J"), -1,
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped(
+      "each plot: the last %zu frames (%.1f s), newest on the right; from 0 to the value at its "
+      "top left",
+      st.kineticHistory.size(), static_cast<double>(st.kineticHistory.size()) * st.rate.msPerFrame() / 1e3);
+  ImGui::PopStyleColor();
+  remember(s, "plots x-axis");
+  plotHistory(s, "kinetic (J)", st.kineticHistory, view::plainQuantity(st.kineticEnergy, "J"), -1,
               other ? &other->kineticHistory : nullptr);
   char strain[64];
   std::snprintf(strain, sizeof strain, "%.4f (tau %.3g)", st.maxStrain, s.settings.scene.params.material.tau);
-  plotHistory("peak strain", st.strainHistory, strain,
+  plotHistory(s, "peak strain", st.strainHistory, strain,
               static_cast<float>(s.settings.scene.params.material.tau),
               other ? &other->strainHistory : nullptr);
   for (view::FramePart part : {view::FramePart::Step, view::FramePart::Refine, view::FramePart::Draw}) {
     const auto& history = st.partHistory[static_cast<std::size_t>(part)];
     const std::string label = std::string(view::name(part)) + " (ms)";
     const bool own = part != view::FramePart::Draw;  // drawing is one pass for both views
-    plotHistory(label.c_str(), history, history.empty() ? "" : view::plainQuantity(history.back(), "ms"), -1,
-                other && own ? &other->partHistory[static_cast<std::size_t>(part)] : nullptr);
+    plotHistory(s, label.c_str(), history, history.empty() ? "" : view::plainQuantity(history.back(), "ms"),
+                -1, other && own ? &other->partHistory[static_cast<std::size_t>(part)] : nullptr);
   }
   if (s.settings.scene.pinFirstColumn) plotFlutter(s);
   if (other && s.settings.scene.pinFirstColumn) {

@@ -46,4 +46,19 @@ across = (mark[0] - plot[0]) / mark[2]
 print("converged mark %.3f of the way across the spectrum (16.1 / 30 = 0.537)" % across)
 assert abs(across - 16.1 / 30) < 0.02 and abs(mark[1] - plot[1]) < 1, (plot, mark)
 PY
+# Every plot has its scale: 0 and the top value at its left, inside it; the spectrum 0-30 Hz under it,
+# left to right; one line says what the horizontal axis of the histories is.
+python3 - "$work/plots.json" <<'PY' || fail "the plots have no axes"
+import json, sys
+w = json.load(open(sys.argv[1]))["widgets"]
+assert "plots x-axis" in w, sorted(w)
+for label in ("kinetic (J)", "peak strain", "step (ms)", "refine (ms)", "draw (ms)"):
+    top, zero = w[label + " y-axis"], w[label + " y-axis 0"]
+    assert zero[1] > top[1] + 20, (label, top, zero)  # the 0 below the top value, a plot's height apart
+ticks = [w["flutter x-axis %d" % hz] for hz in (0, 10, 20, 30)]
+plot = w["flutter plot"]
+assert all(a[0] < b[0] for a, b in zip(ticks, ticks[1:])), ticks
+assert all(t[1] >= plot[1] + plot[3] - 1 for t in ticks), (ticks, plot)  # under the spectrum
+print("axes: %d y-axes, flutter ticks at x = %s" % (sum(k.endswith("y-axis") for k in w), [int(t[0]) for t in ticks]))
+PY
 finish
