@@ -73,6 +73,44 @@ void Renderer::hide(std::span<const glm::ivec4> rects) {
 void Renderer::upload(const detail::SurfaceMesh& surface) {
   surface_.upload(surface);
   hasSurface_ = surface.vertexCount() > 0;
+  surfaceNu_ = surface.nu;
+}
+
+namespace {
+
+// The median length in pixels of the key grid's edges along u (at most 64 of them, spread over it).
+float keySpacingInPixels(const FrameView& f) {
+  const sim::Cloth& c = *f.cloth;
+  const glm::mat4 clip = f.projection * f.view;
+  auto pixel = [&](const sim::Vec3& p) {
+    const glm::vec4 q = clip * glm::vec4(glm::vec3(p), 1.0f);
+    return glm::vec2(q.x, q.y) / std::max(q.w, 1e-6f) * 0.5f * glm::vec2(f.framebufferSize);
+  };
+  std::vector<float> lengths;
+  const int stride = std::max(1, (c.nu - 1) * c.nv / 64);
+  for (int k = 0; k < (c.nu - 1) * c.nv; k += stride) {
+    const int i = k % (c.nu - 1), j = k / (c.nu - 1);
+    lengths.push_back(glm::length(pixel(c.x[c.index(i + 1, j)]) - pixel(c.x[c.index(i, j)])));
+  }
+  if (lengths.empty()) return 0;
+  std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+  return lengths[lengths.size() / 2];
+}
+
+}  // namespace
+
+// Kang Fig. 2's nodes, thinned to what can be read: every key and frame node, and of the internal
+// nodes of each key cell every stride-th along both directions, so that the dots drawn stand at
+// least kNodeDotSpacing pixels apart (none when even one a cell would be closer). At r = 5 every
+// internal node made a carpet of dots.
+int Renderer::internalNodeStride(const FrameView& f, float minSpacing) const {
+  if (!f.cloth || f.cloth->nu < 2 || surfaceNu_ < 2) return 1;
+  const int r = (surfaceNu_ - 1) / (f.cloth->nu - 1);
+  if (r <= 1) return 1;
+  const float step = keySpacingInPixels(f) / static_cast<float>(r);
+  if (!(step > 0)) return 0;
+  const int stride = static_cast<int>(std::ceil(minSpacing / step));
+  return stride < r ? stride : 0;
 }
 
 void Renderer::drawCloth(const FrameView& f, const RenderOptions& o) {
@@ -216,9 +254,13 @@ void Renderer::drawOverlays(const FrameView& f, const RenderOptions& o) {
   const float scale = static_cast<float>(f.framebufferSize.y) / 720.0f;
   overlay_.set("uPointSize", 12.0f * scale);
   markers_.draw(GL_POINTS);
-  if (o.nodeKinds && hasSurface_) {  // Kang Fig. 2: every render node coloured by its role
+  if (o.nodeKinds && hasSurface_) {  // Kang Fig. 2: the render nodes coloured by their roles
     overlay_.set("uRoleColours", 1);
     overlay_.set("uPointSize", 5.0f * scale);
+    overlay_.set("uSurfaceNu", surfaceNu_);
+    overlay_.set("uRefine",
+                 f.cloth && f.cloth->nu > 1 ? std::max(1, (surfaceNu_ - 1) / (f.cloth->nu - 1)) : 1);
+    overlay_.set("uInternalStride", internalNodeStride(f, kNodeDotSpacing * scale));
     surface_.drawPoints();
   }
   glEnable(GL_DEPTH_TEST);

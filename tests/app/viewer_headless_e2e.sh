@@ -72,4 +72,20 @@ CLOTHVIEW_SHADER_DIR="$work/shaders" "$clothview" --headless --seconds 0.1 >"$wo
 [ $? = 1 ] || fail "broken shader did not exit 1"
 grep -q "cloth.frag' does not compile" "$work/log3" || fail "no compile message: $(cat "$work/log3")"
 grep -qi "error" "$work/log3" || fail "no compiler log"
+
+# The node-kinds view (Kang Fig. 2) stays readable at any refinement: the internal nodes (blue dots)
+# are thinned so they stand apart, so a finer surface does not turn the cloth into a carpet of dots.
+# Every internal node drawn at r = 5 covered 4x the pixels of r = 3 (16 against 4 a cell).
+internal_pixels() {  # the pixels of the internal nodes' colour
+  convert "$1" -fill black +opaque 'rgb(51,89,242)' -fill white -opaque 'rgb(51,89,242)' -format '%[fx:round(mean*w*h)]' info:
+}
+for r in 3 5 8; do
+  env -u DISPLAY "$clothview" --headless --scene flag --set refine=$r --show nodes --seconds 2 \
+    --screenshot "$work/nodes$r.png" >/dev/null 2>&1 || fail "node-kinds run at r = $r failed"
+done
+read -r n3 n5 n8 < <(echo "$(internal_pixels "$work/nodes3.png") $(internal_pixels "$work/nodes5.png") $(internal_pixels "$work/nodes8.png")")
+echo "internal-node pixels: r = 3: $n3, r = 5: $n5, r = 8: $n8"
+[ "$n3" -gt 1000 ] || fail "no internal nodes drawn at r = 3 ($n3 pixels)"
+[ $((2 * n5)) -le $((3 * n3)) ] && [ $((2 * n8)) -le $((3 * n3)) ] ||
+  fail "the internal nodes are not thinned: $n3, $n5, $n8 pixels at r = 3, 5, 8"
 finish

@@ -67,6 +67,9 @@ struct FrameView {
   float patternTiles = 1;
 };
 
+/// The node-kind overlay's internal nodes stand at least this many pixels apart (at 720 px high).
+inline constexpr float kNodeDotSpacing = 12;
+
 class Renderer {
  public:
   /// Loads the shaders from `shaderDir` (messages carry the compile log) and uploads the patterns.
@@ -98,6 +101,8 @@ class Renderer {
   OverlayBuffer lines_, markers_;
   PatternTexture patterns_[detail::HadapWrinkles::kPatterns];
   bool hasSurface_ = false;
+  int surfaceNu_ = 0;  ///< render nodes along u of the surface uploaded last
+  int internalNodeStride(const FrameView& f, float minSpacing) const;
   std::vector<ColoredVertex> lineScratch_, markerScratch_;
   std::vector<Rod> rodScratch_;
 };
