@@ -69,6 +69,12 @@ for bad in "$work/missing.obj" "$work/empty.stl" "$models/invalid/malformed.obj"
   [ "$(wc -l <"$work/err")" = 1 ] && grep -qF "$bad" "$work/err" || fail "not one line naming $bad: $(cat "$work/err")"
   echo "  $(cat "$work/err")"
 done
+# An STL with a NaN coordinate is named as such, not as a file with no triangles.
+printf 'solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 nan\nvertex 0 1 0\nendloop\nendfacet\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 1\nendloop\nendfacet\nendsolid t\n' >"$work/nan.stl"
+"$clothsim" --scene drape --seconds 0.1 --collider-mesh "$work/nan.stl" >/dev/null 2>"$work/err"
+rc=$?
+[ "$rc" = 2 ] && grep -q "nan.stl': cannot be a collider: a vertex coordinate is not a finite number" "$work/err" ||
+  fail "the NaN STL: exit $rc, $(cat "$work/err")"
 # A non-manifold fin (three triangles on one edge) is no longer bad: it is taken as two-sided.
 "$clothsim" --scene drape --seconds 0.1 --collider-mesh "$work/fin.obj" >/dev/null 2>"$work/err" ||
   fail "clothsim refused the non-manifold fin: $(cat "$work/err")"
