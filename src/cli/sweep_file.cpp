@@ -4,14 +4,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include <toml++/toml.h>
 
 #include "cloth/cli/sweep.h"
 #include "cloth/config/param_table.h"
 #include "cloth/config/settings.h"
+#include "cloth/io/safe_file.h"
 
 namespace cloth::cli {
 namespace {
@@ -249,10 +248,9 @@ std::variant<Sweep, std::string> parseSweep(std::string_view text, const fs::pat
 std::variant<Sweep, std::string> loadSweep(const fs::path& file) {
   std::error_code ec;
   if (fs::is_directory(file, ec)) return "'" + file.string() + "' is a directory, not a sweep file";
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  if (!(in && text << in.rdbuf()) && !in.eof()) return "cannot read '" + file.string() + "'";
-  auto parsed = parseSweep(text.str(), file.parent_path());
+  const std::optional<std::string> text = io::readWholeFile(file);
+  if (!text) return "cannot read '" + file.string() + "'";
+  auto parsed = parseSweep(*text, file.parent_path());
   if (auto* error = std::get_if<std::string>(&parsed)) return "'" + file.string() + "': " + *error;
   return parsed;
 }

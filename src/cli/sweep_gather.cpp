@@ -1,11 +1,9 @@
 // Gathering a sweep folder's results into one CSV, a row per run, in row order.
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <ostream>
 #include <set>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -18,13 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Row = std::map<std::string, std::string>;
-
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string cell(const nlohmann::json& v) {
   if (v.is_null()) return "";
@@ -59,8 +50,8 @@ Row readRow(const Sweep& sweep, const fs::path& dir, std::size_t i) {
   std::error_code ec;
   if (fs::exists(result / "run.json", ec)) {
     try {
-      flatten(nlohmann::json::parse(readFile(result / "stats.json")), "", row);
-      const auto run = nlohmann::json::parse(readFile(result / "run.json"));
+      flatten(nlohmann::json::parse(io::readWholeFile(result / "stats.json").value_or("")), "", row);
+      const auto run = nlohmann::json::parse(io::readWholeFile(result / "run.json").value_or(""));
       row["run_wall_seconds"] = cell(run.value("wall_seconds", nlohmann::json()));
       row["host"] = cell(run.value("host", nlohmann::json()));
       row["commit"] = cell(run.value("commit", nlohmann::json()));
@@ -70,7 +61,7 @@ Row readRow(const Sweep& sweep, const fs::path& dir, std::size_t i) {
       row["message"] = "the result in '" + result.string() + "' cannot be read";
     }
   } else if (fs::exists(dir / (std::to_string(i) + ".failed"), ec)) {
-    std::string why = readFile(dir / (std::to_string(i) + ".failed"));
+    std::string why = io::readWholeFile(dir / (std::to_string(i) + ".failed")).value_or("");
     while (!why.empty() && why.back() == '\n') why.pop_back();
     row["status"] = "failed";
     row["message"] = why;

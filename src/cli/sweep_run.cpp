@@ -7,7 +7,6 @@
 #include <chrono>
 #include <csignal>
 #include <ctime>
-#include <fstream>
 #include <ostream>
 #include <sstream>
 
@@ -44,13 +43,6 @@ std::string utcNow() {
   return text;
 }
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Applies the row's assignments to its scene: "" if the scene takes them, else why not.
 std::string rowProblem(const Sweep& sweep, const std::vector<std::string>& assignments, double* h = nullptr) {
   std::optional<config::Settings> s = config::settingsForScene(sweep.scene);
@@ -70,7 +62,7 @@ std::string claimFolder(const Sweep& sweep, const fs::path& dir) {
     if (auto st = io::writeFileAtomically(copy, sweep.text, io::Overwrite::Never);
         !st && !fs::exists(copy, ec))
       return st.message();
-  if (readFile(copy) != sweep.text)
+  if (io::readWholeFile(copy) != sweep.text)
     return "'" + dir.string() +
            "' holds the results of a different sweep (its sweep.toml differs); use a new folder";
   return "";
@@ -119,7 +111,7 @@ std::string screenshot(const Sweep& sweep, const std::vector<std::string>& assig
   std::error_code ec;
   if (rc == 0) return fs::remove(log, ec), "";
   if (rc == -1) return "cannot run '" + viewer.string() + "' for the screenshot (give --viewer PATH)";
-  std::string text = readFile(log);
+  std::string text = io::readWholeFile(log).value_or("");
   while (!text.empty() && text.back() == '\n') text.pop_back();
   return "the screenshot failed: " + text.substr(text.rfind('\n') + 1);
 }

@@ -104,6 +104,18 @@ Status AtomicFile::commit() {
   return Status::success();
 }
 
+std::optional<std::string> readWholeFile(const fs::path& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return std::nullopt;
+  std::string bytes;
+  char buffer[65536];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) bytes.append(buffer, n);
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) return std::nullopt;
+  return bytes;
+}
+
 Status checkOutputFile(const fs::path& path, Overwrite overwrite, std::string_view replaceHint) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return Status::failure(describe(path, "it is a directory, not a file"));

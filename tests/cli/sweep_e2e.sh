@@ -8,20 +8,8 @@ export CLOTHSIM=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# results.csv without the columns that differ between two runs of the same rows.
-stable() {
-  python3 - "$1" <<'EOF'
-import csv, sys
-machine = {"wall_seconds", "ms_per_step", "run_wall_seconds", "host"}
-rows = list(csv.reader(open(sys.argv[1])))
-keep = [i for i, c in enumerate(rows[0]) if c not in machine]
-for r in rows:
-    print(",".join(r[i] for i in keep))
-EOF
-}
+source "$(dirname "$0")/sweep_lib.sh"
 
 # --- bad sweep files: exit 2, one line naming the problem ---
 expect_bad() {  # expect_bad TEXT-IN-MESSAGE FILE

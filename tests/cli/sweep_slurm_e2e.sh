@@ -15,18 +15,7 @@ work=$(mktemp -d /tmp/clothview-slurm.XXXXXX)
 export SLURM_LOCAL_PORT=$((20000 + RANDOM % 20000))
 cleanup() { "$root/scripts/slurm-local.sh" stop "$work/cluster" >/dev/null 2>&1; rm -rf "$work"; }
 trap cleanup EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-stable() {
-  python3 - "$1" <<'PY'
-import csv, sys
-machine = {"wall_seconds", "ms_per_step", "run_wall_seconds", "host"}
-rows = list(csv.reader(open(sys.argv[1])))
-keep = [i for i, c in enumerate(rows[0]) if c not in machine]
-for r in rows:
-    print(",".join(r[i] for i in keep))
-PY
-}
+source "$(dirname "$0")/sweep_lib.sh"
 
 cat >"$work/sweep.toml" <<'TOML'
 scene = "flag"

@@ -96,3 +96,12 @@ TEST_CASE("safe_file: missing directories and non-directories are reported") {
   CHECK_FALSE(ensureWritableDirectory("/proc/clothview-cannot-exist").ok());
   fs::remove_all(d);
 }
+
+TEST_CASE("safe_file: a whole file reads back byte for byte, a missing one as nothing") {
+  const fs::path d = freshDir("read_whole");
+  const std::string bytes("a\0b\nc\xff", 6);
+  REQUIRE(writeFileAtomically(d / "f.bin", bytes, Overwrite::Never).ok());
+  CHECK(readWholeFile(d / "f.bin") == bytes);
+  CHECK_FALSE(readWholeFile(d / "missing").has_value());
+  fs::remove_all(d);
+}

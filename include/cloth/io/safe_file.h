@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "cloth/base/status.h"
@@ -51,6 +53,9 @@ class AtomicFile {
 /// panel.
 Status checkOutputFile(const std::filesystem::path& path, Overwrite overwrite,
                        std::string_view replaceHint = "use --force");
+
+/// The whole file as bytes, or nullopt if it cannot be opened or read.
+std::optional<std::string> readWholeFile(const std::filesystem::path& path);
 
 /// Creates `dir` (and parents) if needed and checks that files can be created in it.
 Status ensureWritableDirectory(const std::filesystem::path& dir);
