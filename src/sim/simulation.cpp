@@ -1,6 +1,7 @@
 #include "cloth/sim/simulation.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include <glm/geometric.hpp>
@@ -59,6 +60,7 @@ Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> coll
     : cloth_(std::move(cloth)), params_(params), colliders_(std::move(colliders)) {
   const std::size_t n = cloth_.nodeCount();
   for (auto* scratch : {&force_, &xStart_, &vStart_, &xBeforeLimit_, &contactNormal_}) scratch->resize(n);
+  contactFriction_.resize(n);
   visitStamp_.assign(n, 0);
   kinematics_.anchor = cloth_.x;
   // Split at rest, the leaves and every node above them are patches of the grid, which the
@@ -204,7 +206,7 @@ bool Simulation::limitStretch(Real h) {
   bool leftOver = false;
   if (m.tethers) {
     tethers_.update(cloth_);
-    report_.tetherMoves += tethers_.enforce(cloth_.x, m.tau, contactNormal_);
+    report_.tetherMoves += tethers_.enforce(cloth_.x, m.tau, ContactHold{contactNormal_});
   }
   if (m.provotPasses > 0) {
     if (cloth_.kind != provotListFor_ || m.provotOutward != provotListOutward_) {
@@ -212,8 +214,16 @@ bool Simulation::limitStretch(Real h) {
       provotListFor_ = cloth_.kind;
       provotListOutward_ = m.provotOutward;
     }
-    const ProvotReport r = sim::limitStretch(cloth_.x, provotList_, m.tau, m.provotPasses, m.provotRelaxation,
-                                             provotWork_, contactNormal_);
+    ProvotReport r = sim::limitStretch(cloth_.x, provotList_, m.tau, m.provotPasses, m.provotRelaxation,
+                                       provotWork_, contactHold());
+    if (r.passes == m.provotPasses && restsOnCollider()) {
+      // Friction held the cloth where the limit cannot be met with it (a yank round the table's
+      // edge): the limit wins and the cloth slides, as an inextensible one would.
+      report_.provotPasses += r.passes;
+      report_.provotCorrections += r.corrections;
+      r = sim::limitStretch(cloth_.x, provotList_, m.tau, m.provotPasses, m.provotRelaxation, provotWork_,
+                            ContactHold{contactNormal_});
+    }
     report_.provotPasses += r.passes;
     report_.provotCorrections += r.corrections;
     leftOver = r.passes == m.provotPasses;
@@ -253,7 +263,7 @@ void Simulation::limitStretchAgainstContacts(Real h) {
 void Simulation::projectStrain() {
   const StrainProjectionSettings s{.tau = params_.material.tau, .maxMove = 0.25 * keySpacing(cloth_)};
   sim::projectStrain(cloth_.x, cloth_.springsOf(SpringFamily::Structural), cloth_.kind, s, projectionWork_,
-                     contactNormal_);
+                     ContactHold{contactNormal_});
 }
 
 void Simulation::refitTree(Real margin) {
@@ -265,6 +275,8 @@ void Simulation::refitTree(Real margin) {
 int Simulation::collide(Friction friction) {
   std::fill(contactNormal_.begin(), contactNormal_.end(), Vec3(0));
   if (colliders_.empty()) return 0;
+  // A feature contact holds with the scene's friction; a node on a collider of its own friction, with that.
+  std::fill(contactFriction_.begin(), contactFriction_.end(), params_.collision.friction);
   int moved = 0;
   refitTree(0);
   for (const Collider& collider : colliders_)
@@ -345,14 +357,25 @@ int Simulation::collideWithShape(const Collider& collider, Friction friction) {
     visitStamp_[n] = stamp_;
     const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
     if (!respond(n, s, friction == Friction::On ? collider.frictionWith(c) : 0, offset)) {
-      if (s.distance < restingReach(offset)) contactNormal_[n] = s.normal;
+      if (s.distance < restingReach(offset)) holdAt(n, s.normal, collider);
       continue;
     }
     ++report_.colliderContacts;
-    contactNormal_[n] = s.normal;
+    holdAt(n, s.normal, collider);
     moved += s.distance < offset - kMovedByContact ? 1 : 0;
   }
   return moved;
+}
+
+bool Simulation::restsOnCollider() const {
+  return std::any_of(contactNormal_.begin(), contactNormal_.end(),
+                     [](const Vec3& n) { return n != Vec3(0); });
+}
+
+// Node n rests on the collider: later moves take it only along or off it, and its friction holds it.
+void Simulation::holdAt(NodeIndex n, const Vec3& normal, const Collider& collider) {
+  contactNormal_[n] = normal;
+  contactFriction_[n] = collider.frictionWith(params_.collision);
 }
 
 // One node's contact: `thickness` (m) out of the collider and no approach velocity, then friction on
@@ -409,7 +432,7 @@ void Simulation::findFeaturePairs() {
   featureMemo_.resize(colliders_.size());
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     sim::findFeaturePairs(cloth_, xStart_, colliders_[i], features_[i], clothEdges_, tree_,
-                          params_.collision.thickness, featureScratch_, featurePairs_[i]);
+                          params_.collision.thickness, featureScratch_, featurePairs_[i], &workers_);
     featureMemo_[i].forget(featurePairs_[i]);
   }
 }
@@ -444,38 +467,54 @@ bool Simulation::featuresStale() const {
 }
 
 // Every node against a mesh collider, through the mesh's own tree: the node's motion in this step
-// against the triangles (no tunnelling), then its distance to the surface.
+// against the triangles (no tunnelling), then its distance to the surface. Each node's contact reads
+// and writes that node alone, so the nodes are split over the workers: the same cloth on any count.
 int Simulation::collideWithMesh(const Collider& collider, Friction friction) {
+  const Aabb reach = colliderBounds(collider, restingReach(params_.collision.thickness));
+  std::atomic<int> moved = 0, contacts = 0;
+  parallelFor(&workers_, cloth_.nodeCount(), kMeshQueryGrain, [&](std::size_t first, std::size_t last) {
+    int pieceMoved = 0, pieceContacts = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      const NodeIndex n = static_cast<NodeIndex>(i);
+      if (!cloth_.collides(n)) continue;
+      Aabb path;  // where the node went this step
+      path.grow(xStart_[i]);
+      path.grow(cloth_.x[i]);
+      if (!path.overlaps(reach)) continue;
+      const MeshNodeContact c = collideNodeWithMesh(n, collider, friction);
+      pieceContacts += c != MeshNodeContact::None ? 1 : 0;
+      pieceMoved += c == MeshNodeContact::Pushed ? 1 : 0;
+    }
+    moved += pieceMoved;
+    contacts += pieceContacts;
+  });
+  report_.colliderContacts += contacts;
+  return moved;
+}
+
+// One node against a mesh collider. In a crease, leaving one face can cross another: resolved again
+// from the start of the step, a few times.
+Simulation::MeshNodeContact Simulation::collideNodeWithMesh(NodeIndex n, const Collider& collider,
+                                                            Friction friction) {
   constexpr int kMeshContactPasses = 4;
   const CollisionSettings& c = params_.collision;
-  const Aabb reach = colliderBounds(collider, restingReach(c.thickness));
-  int moved = 0;
-  for (std::size_t i = 0; i < cloth_.nodeCount(); ++i) {
-    if (!cloth_.collides(static_cast<NodeIndex>(i))) continue;
-    Aabb path;  // where the node went this step
-    path.grow(xStart_[i]);
-    path.grow(cloth_.x[i]);
-    if (!path.overlaps(reach)) continue;
-    // In a crease, leaving one face can cross another: resolve again from the start of the step.
-    bool contact = false, pushed = false;
-    for (int pass = 0; pass < kMeshContactPasses; ++pass) {
-      const auto s = meshContact(collider, xStart_[i], cloth_.x[i], restingReach(c.thickness));
-      if (!s) break;
-      if (!respond(static_cast<NodeIndex>(i), *s, friction == Friction::On ? collider.frictionWith(c) : 0,
-                   c.thickness)) {
-        if (!contact) contactNormal_[i] = s->normal;  // resting just beyond the thickness
-        break;
-      }
-      contact = true;
-      contactNormal_[i] = s->normal;
-      if (s->distance >= c.thickness - kMovedByContact) break;  // resting: moved by rounding only
-      pushed = true;
+  MeshNodeContact result = MeshNodeContact::None;
+  for (int pass = 0; pass < kMeshContactPasses; ++pass) {
+    const auto s = meshContact(collider, xStart_[n], cloth_.x[n], restingReach(c.thickness));
+    if (!s) break;
+    if (!respond(n, *s, friction == Friction::On ? collider.frictionWith(c) : 0, c.thickness)) {
+      if (result == MeshNodeContact::None)
+        holdAt(n, s->normal, collider);  // resting just beyond the thickness
+      break;
     }
-    if (!contact) continue;
-    ++report_.colliderContacts;
-    moved += pushed ? 1 : 0;
+    holdAt(n, s->normal, collider);
+    if (s->distance >= c.thickness - kMovedByContact) {  // resting: moved by rounding only
+      if (result == MeshNodeContact::None) result = MeshNodeContact::Resting;
+      break;
+    }
+    result = MeshNodeContact::Pushed;
   }
-  return moved;
+  return result;
 }
 
 void Simulation::setColliders(std::vector<Collider> colliders) {

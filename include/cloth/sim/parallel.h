@@ -86,6 +86,10 @@ void parallelFor(Workers* workers, std::size_t count, std::size_t grain, Body&& 
 /// own (loops split from 2 x 4,096 items: not at 32^2 nodes, at 100^2).
 inline constexpr std::size_t kNodeGrain = 4096;
 
+/// Loop grain for loops that query a mesh collider per item (a walk of its tree, then triangles): a
+/// few hundred such queries are worth a thread.
+inline constexpr std::size_t kMeshQueryGrain = 256;
+
 /// Indices per block of parallelSum: a sum over fewer is a plain serial sum.
 inline constexpr std::size_t kSumBlock = 4096;
 

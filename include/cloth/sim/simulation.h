@@ -114,11 +114,19 @@ class Simulation {
   enum class Friction { On, Off };
   int collide(Friction friction);
   int collideWithMesh(const Collider& collider, Friction friction);
+  enum class MeshNodeContact { None, Resting, Pushed };
+  MeshNodeContact collideNodeWithMesh(NodeIndex node, const Collider& collider, Friction friction);
   int collideWithShape(const Collider& collider, Friction friction);
   int collideWithFeatures(Friction friction);
   void findFeaturePairs();
   void noteFeatureMoves();
   bool respond(NodeIndex node, const SurfacePoint& s, Real mu, Real thickness);
+  void holdAt(NodeIndex node, const Vec3& normal, const Collider& collider);
+  bool restsOnCollider() const;  ///< whether any node rests on a collider (contactNormal_)
+  /// What the colliders hold for Provot's passes: the contact normals and the friction there. The
+  /// tethers and the strain projection, helpers that bring the cloth within its limit, take the
+  /// normals only.
+  ContactHold contactHold() const { return {contactNormal_, contactFriction_}; }
   void placeFeatures();
   bool featuresStale() const;
   void placePoles(Real t);
@@ -142,6 +150,7 @@ class Simulation {
   // Per-step scratch, sized once.
   std::vector<Vec3> force_, xStart_, vStart_, xBeforeLimit_;
   std::vector<Vec3> contactNormal_;         ///< per node: normal of the collider it rests on, 0 if none
+  std::vector<Real> contactFriction_;       ///< per node: Coulomb coefficient of that contact
   std::vector<Vec3> safeX_, safeV_;         ///< the guard's copy of the state before a failed sub-step
   std::vector<ColliderFeatures> features_;  ///< per collider, its sharp corners and edges
   std::vector<Real> featuresFor_;           ///< the thickness and each collider's scale they were found for

@@ -17,6 +17,7 @@
 
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/constraint_chains.h"
+#include "cloth/sim/contact_hold.h"
 
 namespace cloth::sim {
 
@@ -57,6 +58,6 @@ Real worstStretchExcess(std::span<const Vec3> x, std::span<const Spring> springs
 /// along or off it (`contactNormal`, as limitStretch).
 StrainProjectionReport projectStrain(std::span<Vec3> x, std::span<const Spring> springs,
                                      std::span<const NodeKind> kind, const StrainProjectionSettings& settings,
-                                     StrainProjectionWork& work, std::span<const Vec3> contactNormal = {});
+                                     StrainProjectionWork& work, const ContactHold& contact = {});
 
 }  // namespace cloth::sim

@@ -229,9 +229,9 @@ int pushOutside(std::span<const Collider> colliders, Real clearance, Real reach,
   for (const Collider& c : colliders) {
     if (c.shape == ColliderShape::Capsule) continue;
     const Aabb near = colliderBounds(c, reach);
-    // A mesh's queries share its scratch (collision_mesh.h): one thread for those.
-    Workers* split = c.shape == ColliderShape::Mesh ? nullptr : workers;
-    parallelFor(split, points.size(), 4096, [&](std::size_t first, std::size_t last) {
+    // A mesh query costs a tree walk: pieces of fewer points are worth a thread.
+    const std::size_t grain = c.shape == ColliderShape::Mesh ? kMeshQueryGrain : kNodeGrain;
+    parallelFor(workers, points.size(), grain, [&](std::size_t first, std::size_t last) {
       int pieceMoved = 0;
       Real pieceLowest = std::numeric_limits<Real>::infinity();
       for (glm::vec3& point : points.subspan(first, last - first)) {

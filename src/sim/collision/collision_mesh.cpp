@@ -52,6 +52,14 @@ bool cutsCorner(const MeshPoint& in, const MeshPoint& out) {
   return out.distance > in.distance + kDistinct && glm::dot(in.normal, out.normal) > kLeastCornerCosine;
 }
 
+// The triangles a query looks at. Each thread has its own, so that any number of threads may query
+// one mesh at once (the contact passes split the cloth's nodes over the workers).
+std::vector<int>& candidateScratch() {
+  thread_local std::vector<int> candidates;
+  candidates.clear();
+  return candidates;
+}
+
 // The union-find root of a triangle (path halving).
 int rootOf(std::vector<int>& parent, int t) {
   while (parent[t] != t) t = parent[t] = parent[parent[t]];
@@ -173,11 +181,11 @@ Vec3 CollisionMesh::pseudoNormal(int triangle, const Vec3& bary, bool& onBoundar
 }
 
 std::optional<MeshPoint> CollisionMesh::closest(const Vec3& p, Real maxDistance) const {
-  candidates_.clear();
-  tree_.overlapping(Aabb{p, p}.inflated(maxDistance), candidates_);
+  std::vector<int>& candidates = candidateScratch();
+  tree_.overlapping(Aabb{p, p}.inflated(maxDistance), candidates);
   std::optional<MeshPoint> best;
   Real bestDistance2 = maxDistance * maxDistance;
-  for (int t : candidates_)
+  for (int t : candidates)
     if (auto q = closerOnTriangle(t, p, bestDistance2)) best = q;
   return best;
 }
@@ -207,12 +215,12 @@ std::optional<MeshPoint> CollisionMesh::contact(const Vec3& a, const Vec3& b, Re
                                                 bool& crossed) const {
   Aabb box{a, a};
   box.grow(b);
-  candidates_.clear();
-  tree_.overlapping(box.inflated(reach), candidates_);
+  std::vector<int>& candidates = candidateScratch();
+  tree_.overlapping(box.inflated(reach), candidates);
   std::optional<MeshPoint> first, last, nearest;
   Real nearest2 = reach * reach;
   const Ray ray{a, b - a};
-  for (int t : candidates_) {
+  for (int t : candidates) {
     const auto& v = mesh_.triangles[t].v;
     const Vec3 &p0 = mesh_.vertices[v[0]], &p1 = mesh_.vertices[v[1]], &p2 = mesh_.vertices[v[2]];
     Real s;
@@ -228,7 +236,7 @@ std::optional<MeshPoint> CollisionMesh::contact(const Vec3& a, const Vec3& b, Re
   if (first && cutsCorner(*first, *last)) {  // round an edge within the step: what it ends near counts
     std::optional<MeshPoint> end;
     Real end2 = reach * reach;
-    for (int t : candidates_)
+    for (int t : candidates)
       if (auto q = closerOnTriangle(t, b, end2)) end = q;
     const bool outside = !end || end->onBoundary || glm::dot(b - end->point, end->normal) >= 0;
     if (outside) {

@@ -351,57 +351,85 @@ struct PairSearch {
 };
 
 void findVertexTrianglePairs(const PairSearch& search, const ColliderFeatures& features,
-                             const MeshPlacement& place, FeatureScratch& scratch, FeaturePairs& out) {
-  for (int i = 0; i < static_cast<int>(features.vertices.size()); ++i) {
+                             const MeshPlacement& place, int first, int last, FeatureScratch::Piece& piece) {
+  for (int i = first; i < last; ++i) {
     const Vec3 p = vertexFeature(features, place, i).p;
     if (!search.clothBox.contains(p)) continue;
-    scratch.triangles.clear();
-    search.tree.overlapping(Aabb{p, p}.inflated(search.margin), scratch.triangles);
-    for (int t : scratch.triangles) {
+    piece.triangles.clear();
+    search.tree.overlapping(Aabb{p, p}.inflated(search.margin), piece.triangles);
+    for (int t : piece.triangles) {
       const Triangle& tri = search.cloth.triangles[t];
-      if (search.swept({tri.v[0], tri.v[1], tri.v[2]}).contains(p)) out.vertexTriangle.push_back({i, t});
+      if (search.swept({tri.v[0], tri.v[1], tri.v[2]}).contains(p))
+        piece.found.vertexTriangle.push_back({i, t});
     }
   }
 }
 
 // Each cloth edge once per feature edge, though several of its triangles are near it.
 void findEdgeEdgePairs(const PairSearch& search, const ColliderFeatures& features, const MeshPlacement& place,
-                       const ClothEdges& edges, FeatureScratch& scratch, FeaturePairs& out) {
-  scratch.edgeStamp.resize(edges.nodes.size(), 0);
-  for (int i = 0; i < static_cast<int>(features.edges.size()); ++i) {
+                       const ClothEdges& edges, int first, int last, FeatureScratch::Piece& piece) {
+  piece.edgeStamp.resize(edges.nodes.size(), 0);
+  for (int i = first; i < last; ++i) {
     const Feature f = edgeFeature(features, place, i);
     Aabb box;
     box.grow(f.p);
     box.grow(f.q);
     if (!box.inflated(search.margin).overlaps(search.clothBox)) continue;
-    scratch.triangles.clear();
-    search.tree.overlapping(box.inflated(search.margin), scratch.triangles);
-    if (++scratch.stamp == 0) {  // wrapped around: forget every old visit
-      std::fill(scratch.edgeStamp.begin(), scratch.edgeStamp.end(), 0u);
-      scratch.stamp = 1;
+    piece.triangles.clear();
+    search.tree.overlapping(box.inflated(search.margin), piece.triangles);
+    if (++piece.stamp == 0) {  // wrapped around: forget every old visit
+      std::fill(piece.edgeStamp.begin(), piece.edgeStamp.end(), 0u);
+      piece.stamp = 1;
     }
-    for (int t : scratch.triangles)
+    for (int t : piece.triangles)
       for (int e : edges.ofTriangle[t]) {
-        if (scratch.edgeStamp[e] == scratch.stamp) continue;
-        scratch.edgeStamp[e] = scratch.stamp;
+        if (piece.edgeStamp[e] == piece.stamp) continue;
+        piece.edgeStamp[e] = piece.stamp;
         if (search.swept({edges.nodes[e][0], edges.nodes[e][1]}).overlaps(box))
-          out.edgeEdge.push_back({i, e});
+          piece.found.edgeEdge.push_back({i, e});
       }
   }
 }
+
+// Features per piece of the search: fewer are not worth a thread.
+constexpr std::size_t kFeatureGrain = 512;
 
 }  // namespace
 
 void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
                       const ColliderFeatures& features, const ClothEdges& edges, const AabbTree& tree,
-                      Real thickness, FeatureScratch& scratch, FeaturePairs& out) {
+                      Real thickness, FeatureScratch& scratch, FeaturePairs& out, Workers* workers) {
   out.vertexTriangle.clear();
   out.edgeEdge.clear();
   if (features.empty() || tree.empty()) return;
   const PairSearch search(cloth, xStart, tree, thickness);
   const MeshPlacement place = placementOf(collider);
-  findVertexTrianglePairs(search, features, place, scratch, out);
-  findEdgeEdgePairs(search, features, place, edges, scratch, out);
+  const std::size_t vertices = features.vertices.size(), all = vertices + features.edges.size();
+  const std::size_t threads = workers ? static_cast<std::size_t>(workers->threads()) : 1;
+  const std::size_t pieces = std::clamp<std::size_t>(all / kFeatureGrain, 1, threads);
+  if (scratch.pieces.size() < pieces) scratch.pieces.resize(pieces);
+  // Piece k searches features [k all / pieces, (k + 1) all / pieces): the vertices, then the edges.
+  parallelFor(pieces > 1 ? workers : nullptr, pieces, 1, [&](std::size_t firstPiece, std::size_t lastPiece) {
+    for (std::size_t k = firstPiece; k < lastPiece; ++k) {
+      FeatureScratch::Piece& piece = scratch.pieces[k];
+      piece.found.vertexTriangle.clear();
+      piece.found.edgeEdge.clear();
+      const std::size_t first = k * all / pieces, last = (k + 1) * all / pieces;
+      const auto vertexEnd = std::min(last, vertices), edgeStart = std::max(first, vertices);
+      if (first < vertexEnd)
+        findVertexTrianglePairs(search, features, place, static_cast<int>(first), static_cast<int>(vertexEnd),
+                                piece);
+      if (edgeStart < last)
+        findEdgeEdgePairs(search, features, place, edges, static_cast<int>(edgeStart - vertices),
+                          static_cast<int>(last - vertices), piece);
+    }
+  });
+  for (std::size_t k = 0; k < pieces; ++k) {
+    const FeaturePairs& found = scratch.pieces[k].found;
+    out.vertexTriangle.insert(out.vertexTriangle.end(), found.vertexTriangle.begin(),
+                              found.vertexTriangle.end());
+    out.edgeEdge.insert(out.edgeEdge.end(), found.edgeEdge.begin(), found.edgeEdge.end());
+  }
 }
 
 int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,

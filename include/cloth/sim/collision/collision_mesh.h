@@ -118,7 +118,6 @@ class CollisionMesh {
   std::vector<bool> boundaryVertex_;
   std::vector<bool> closed_;  ///< per triangle: in a closed part (closedParts)
   std::size_t closedTriangles_ = 0;
-  mutable std::vector<int> candidates_;  ///< query scratch (queries run on one thread)
 };
 
 }  // namespace cloth::sim

@@ -18,6 +18,7 @@
 #include "cloth/sim/collision/aabb_tree.h"
 #include "cloth/sim/collision/collider.h"
 #include "cloth/sim/collision/intersections.h"
+#include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
 
@@ -62,12 +63,6 @@ struct FeatureContactSettings {
 };
 
 /// Scratch of findFeaturePairs, reused between calls.
-struct FeatureScratch {
-  std::vector<int> triangles;
-  std::vector<std::uint32_t> edgeStamp;
-  std::uint32_t stamp = 0;
-};
-
 /// Which of a collider's features may meet which part of the cloth: (vertex, cloth triangle) and
 /// (edge, cloth edge) index pairs where the feature lies within twice `thickness` of the box the cloth
 /// part swept in the step (from xStart to cloth.x): the passes after the stretch limit move it a little
@@ -77,11 +72,24 @@ struct FeaturePairs {
   std::vector<std::pair<int, int>> edgeEdge;
 };
 
+/// The broad phase's scratch: one piece per thread, each searching a contiguous run of features.
+struct FeatureScratch {
+  struct Piece {
+    std::vector<int> triangles;
+    std::vector<std::uint32_t> edgeStamp;
+    std::uint32_t stamp = 0;
+    FeaturePairs found;
+  };
+  std::vector<Piece> pieces;
+};
+
 /// The broad phase, through the cloth's tree (refit at cloth.x): found once a step and used by every
 /// contact pass of that step (the passes after the stretch limit move the cloth far less than a step).
+/// The features are split over `workers` in contiguous runs whose pairs are joined in feature order:
+/// the same list on any thread count.
 void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
                       const ColliderFeatures& features, const ClothEdges& edges, const AabbTree& tree,
-                      Real thickness, FeatureScratch& scratch, FeaturePairs& out);
+                      Real thickness, FeatureScratch& scratch, FeaturePairs& out, Workers* workers = nullptr);
 
 /// What the last pass over a step's pairs found, so that the next pass does not test again a pair that
 /// found nothing and whose cloth nodes have not moved since: the same positions give the same answer
