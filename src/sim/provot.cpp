@@ -14,7 +14,7 @@ namespace {
 // reach the limit its leader set: the leader takes what is left. Otherwise a chain led round a pole
 // stays stretched however many passes run (the flag falling round its pole peaked at strain 0.31).
 void leaderTakesBlockedExcess(std::span<Vec3> x, const LimitedSpring& s, Real maxLen,
-                              const ContactHold& contact) {
+                              std::span<const Vec3> contact) {
   const Vec3 d = x[s.b] - x[s.a];
   const Real len2 = glm::dot(d, d);
   if (len2 <= maxLen * maxLen * (1 + 1e-12)) return;
@@ -28,7 +28,7 @@ void leaderTakesBlockedExcess(std::span<Vec3> x, const LimitedSpring& s, Real ma
 
 // Corrects one spring (Provot 1995); returns whether it moved anything. omega > 1 over-relaxes.
 bool limitSpring(std::span<Vec3> x, const LimitedSpring& s, Real tau, Real omega,
-                 const ContactHold& contact) {
+                 std::span<const Vec3> contact) {
   const Vec3 d = x[s.b] - x[s.a];
   const Real maxLen = (1 + tau) * s.rest;
   const Real len2 = glm::dot(d, d);
@@ -38,7 +38,7 @@ bool limitSpring(std::span<Vec3> x, const LimitedSpring& s, Real tau, Real omega
   const Vec3 excess = d * (relax * (len - maxLen) / len);  // how much b is too far from a
   if (s.shareA > 0) moveOutsideColliders(x, s.a, s.shareA * excess, contact);
   if (s.shareA < 1) moveOutsideColliders(x, s.b, -(1 - s.shareA) * excess, contact);
-  if (s.led && !contact.normal.empty()) leaderTakesBlockedExcess(x, s, maxLen, contact);
+  if (s.led && !contact.empty()) leaderTakesBlockedExcess(x, s, maxLen, contact);
   return true;
 }
 
@@ -75,7 +75,7 @@ void markNeighbours(const ProvotList& list, const LimitedSpring& s, std::size_t 
 }
 
 // One Gauss-Seidel pass over the marked springs, in index order; returns the corrections made.
-int sweep(std::span<Vec3> x, const ProvotList& list, Real tau, Real omega, const ContactHold& contact,
+int sweep(std::span<Vec3> x, const ProvotList& list, Real tau, Real omega, std::span<const Vec3> contact,
           ProvotWork& w, long long& checks) {
   int corrected = 0;
   for (std::size_t word = 0; word < w.current.size(); ++word) {
@@ -111,7 +111,7 @@ ProvotList ProvotList::of(std::vector<LimitedSpring> springs, std::size_t nodes)
 namespace {
 
 ProvotReport runPasses(std::span<Vec3> x, const ProvotList& springs, Real tau, int maxPasses, Real omega,
-                       const ContactHold& contact, ProvotWork& w) {
+                       std::span<const Vec3> contact, ProvotWork& w) {
   ProvotReport report;
   w.next.assign(w.current.size(), 0);
   while (report.passes < maxPasses) {
@@ -128,12 +128,12 @@ ProvotReport runPasses(std::span<Vec3> x, const ProvotList& springs, Real tau, i
 }  // namespace
 
 ProvotReport limitStretch(std::span<Vec3> x, const ProvotList& list, Real tau, int maxPasses, Real omega,
-                          ProvotWork& w, const ContactHold& contact) {
+                          ProvotWork& w, std::span<const Vec3> contactNormal) {
   const std::size_t n = list.springs.size();
   if (maxPasses <= 0 || n == 0) return {};
   w.current.assign((n + 63) / 64, ~std::uint64_t(0));  // the first pass checks every spring
   if (n % 64) w.current.back() = (std::uint64_t(1) << (n % 64)) - 1;
-  return runPasses(x, list, tau, maxPasses, omega, contact, w);
+  return runPasses(x, list, tau, maxPasses, omega, contactNormal, w);
 }
 
 ProvotList provotOrder(const Cloth& cloth, bool outward) {
@@ -168,21 +168,12 @@ ProvotList provotOrder(const Cloth& cloth, bool outward) {
   return ProvotList::of(std::move(list), cloth.nodeCount());
 }
 
-void moveOutsideColliders(std::span<Vec3> x, NodeIndex n, Vec3 delta, const ContactHold& contact) {
-  if (!contact.normal.empty()) {
-    const Vec3& normal = contact.normal[n];  // 0 off colliders
-    const Real inward = glm::dot(delta, normal);
-    if (inward < 0) {
-      delta -= inward * normal;
-      if (!contact.friction.empty()) delta = coulombSlide(delta, -inward, contact.friction[n]);
-    }
+void moveOutsideColliders(std::span<Vec3> x, NodeIndex n, Vec3 delta, std::span<const Vec3> contactNormal) {
+  if (!contactNormal.empty()) {
+    const Real inward = glm::dot(delta, contactNormal[n]);  // contactNormal[n] is 0 off colliders
+    if (inward < 0) delta -= inward * contactNormal[n];
   }
   x[n] += delta;
-}
-
-Vec3 coulombSlide(const Vec3& slide, Real load, Real mu) {
-  const Real length = glm::length(slide), grip = mu * load;
-  return length > grip ? slide * (1 - grip / length) : Vec3(0);
 }
 
 void addCorrectionVelocity(std::span<const Vec3> x, std::span<const Vec3> xBefore,

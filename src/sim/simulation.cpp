@@ -60,7 +60,6 @@ Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> coll
     : cloth_(std::move(cloth)), params_(params), colliders_(std::move(colliders)) {
   const std::size_t n = cloth_.nodeCount();
   for (auto* scratch : {&force_, &xStart_, &vStart_, &xBeforeLimit_, &contactNormal_}) scratch->resize(n);
-  contactFriction_.resize(n);
   visitStamp_.assign(n, 0);
   kinematics_.anchor = cloth_.x;
   // Split at rest, the leaves and every node above them are patches of the grid, which the
@@ -206,7 +205,7 @@ bool Simulation::limitStretch(Real h) {
   bool leftOver = false;
   if (m.tethers) {
     tethers_.update(cloth_);
-    report_.tetherMoves += tethers_.enforce(cloth_.x, m.tau, ContactHold{contactNormal_});
+    report_.tetherMoves += tethers_.enforce(cloth_.x, m.tau, contactNormal_);
   }
   if (m.provotPasses > 0) {
     if (cloth_.kind != provotListFor_ || m.provotOutward != provotListOutward_) {
@@ -214,16 +213,8 @@ bool Simulation::limitStretch(Real h) {
       provotListFor_ = cloth_.kind;
       provotListOutward_ = m.provotOutward;
     }
-    ProvotReport r = sim::limitStretch(cloth_.x, provotList_, m.tau, m.provotPasses, m.provotRelaxation,
-                                       provotWork_, contactHold());
-    if (r.passes == m.provotPasses && restsOnCollider()) {
-      // Friction held the cloth where the limit cannot be met with it (a yank round the table's
-      // edge): the limit wins and the cloth slides, as an inextensible one would.
-      report_.provotPasses += r.passes;
-      report_.provotCorrections += r.corrections;
-      r = sim::limitStretch(cloth_.x, provotList_, m.tau, m.provotPasses, m.provotRelaxation, provotWork_,
-                            ContactHold{contactNormal_});
-    }
+    const ProvotReport r = sim::limitStretch(cloth_.x, provotList_, m.tau, m.provotPasses, m.provotRelaxation,
+                                             provotWork_, contactNormal_);
     report_.provotPasses += r.passes;
     report_.provotCorrections += r.corrections;
     leftOver = r.passes == m.provotPasses;
@@ -263,7 +254,7 @@ void Simulation::limitStretchAgainstContacts(Real h) {
 void Simulation::projectStrain() {
   const StrainProjectionSettings s{.tau = params_.material.tau, .maxMove = 0.25 * keySpacing(cloth_)};
   sim::projectStrain(cloth_.x, cloth_.springsOf(SpringFamily::Structural), cloth_.kind, s, projectionWork_,
-                     ContactHold{contactNormal_});
+                     contactNormal_);
 }
 
 void Simulation::refitTree(Real margin) {
@@ -275,8 +266,6 @@ void Simulation::refitTree(Real margin) {
 int Simulation::collide(Friction friction) {
   std::fill(contactNormal_.begin(), contactNormal_.end(), Vec3(0));
   if (colliders_.empty()) return 0;
-  // A feature contact holds with the scene's friction; a node on a collider of its own friction, with that.
-  std::fill(contactFriction_.begin(), contactFriction_.end(), params_.collision.friction);
   int moved = 0;
   refitTree(0);
   for (const Collider& collider : colliders_)
@@ -357,25 +346,14 @@ int Simulation::collideWithShape(const Collider& collider, Friction friction) {
     visitStamp_[n] = stamp_;
     const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
     if (!respond(n, s, friction == Friction::On ? collider.frictionWith(c) : 0, offset)) {
-      if (s.distance < restingReach(offset)) holdAt(n, s.normal, collider);
+      if (s.distance < restingReach(offset)) contactNormal_[n] = s.normal;
       continue;
     }
     ++report_.colliderContacts;
-    holdAt(n, s.normal, collider);
+    contactNormal_[n] = s.normal;
     moved += s.distance < offset - kMovedByContact ? 1 : 0;
   }
   return moved;
-}
-
-bool Simulation::restsOnCollider() const {
-  return std::any_of(contactNormal_.begin(), contactNormal_.end(),
-                     [](const Vec3& n) { return n != Vec3(0); });
-}
-
-// Node n rests on the collider: later moves take it only along or off it, and its friction holds it.
-void Simulation::holdAt(NodeIndex n, const Vec3& normal, const Collider& collider) {
-  contactNormal_[n] = normal;
-  contactFriction_[n] = collider.frictionWith(params_.collision);
 }
 
 // One node's contact: `thickness` (m) out of the collider and no approach velocity, then friction on
@@ -504,10 +482,10 @@ Simulation::MeshNodeContact Simulation::collideNodeWithMesh(NodeIndex n, const C
     if (!s) break;
     if (!respond(n, *s, friction == Friction::On ? collider.frictionWith(c) : 0, c.thickness)) {
       if (result == MeshNodeContact::None)
-        holdAt(n, s->normal, collider);  // resting just beyond the thickness
+        contactNormal_[n] = s->normal;  // resting just beyond the thickness
       break;
     }
-    holdAt(n, s->normal, collider);
+    contactNormal_[n] = s->normal;
     if (s->distance >= c.thickness - kMovedByContact) {  // resting: moved by rounding only
       if (result == MeshNodeContact::None) result = MeshNodeContact::Resting;
       break;

@@ -108,7 +108,7 @@ int solveMultipliers(std::span<const Spring> springs, std::span<const NodeKind> 
 // may need to rise several key spacings, which would stretch the springs across it that are not
 // constrained; the projections after this one bring it the rest of the way.
 void applyProjection(std::span<Vec3> x, std::span<const Spring> springs, std::span<const NodeKind> kind,
-                     Real maxMove, StrainProjectionWork& w, const ContactHold& contactNormal) {
+                     Real maxMove, StrainProjectionWork& w, std::span<const Vec3> contactNormal) {
   if (!std::all_of(w.lambda.begin(), w.lambda.end(), [](Real l) { return std::isfinite(l); })) return;
   applyTranspose(springs, kind, w, w.lambda);
   Real longest2 = 0;
@@ -134,7 +134,7 @@ Real worstStretchExcess(std::span<const Vec3> x, std::span<const Spring> springs
 
 StrainProjectionReport projectStrain(std::span<Vec3> x, std::span<const Spring> springs,
                                      std::span<const NodeKind> kind, const StrainProjectionSettings& settings,
-                                     StrainProjectionWork& work, const ContactHold& contactNormal) {
+                                     StrainProjectionWork& work, std::span<const Vec3> contactNormal) {
   StrainProjectionReport report;
   work.nodeSum.resize(x.size());
   const Real start = report.worstExcess = gatherConstraints(x, springs, kind, settings, work);

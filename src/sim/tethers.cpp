@@ -29,13 +29,13 @@ void Tethers::update(const Cloth& cloth) {
   }
 }
 
-int Tethers::enforce(std::span<Vec3> x, Real tau, const ContactHold& contact) const {
+int Tethers::enforce(std::span<Vec3> x, Real tau, std::span<const Vec3> contactNormal) const {
   int moves = 0;
   for (const Tether& t : tethers_) {
     const Vec3 d = x[t.node] - x[t.anchor];
     const Real limit = (1 + tau) * t.rest, len2 = glm::dot(d, d);
     if (len2 <= limit * limit) continue;
-    moveOutsideColliders(x, t.node, d * (limit / std::sqrt(len2) - 1), contact);
+    moveOutsideColliders(x, t.node, d * (limit / std::sqrt(len2) - 1), contactNormal);
     ++moves;
   }
   return moves;

@@ -129,35 +129,12 @@ TEST_CASE(
   const std::vector<Vec3> contact{Vec3(0), Vec3(0), Vec3(1, 0, 0)};
   const ProvotList list = ProvotList::of({{0, 1, 1.0, 0.0, false}, {1, 2, 1.0, 0.0, true}}, 3);
   ProvotWork work;
-  const ProvotReport r = limitStretch(x, list, 0.1, 10, 1.8, work, ContactHold{contact});
+  const ProvotReport r = limitStretch(x, list, 0.1, 10, 1.8, work, contact);
   CHECK(x[2] == Vec3(2, 0, 0));  // never into the wall
   CHECK(x[1].x == Approx(0.9));  // the leader came to it
   CHECK(glm::length(x[2] - x[1]) <= 1.1 + 1e-9);
   CHECK(r.passes < 10);
   CHECK(x[0] == Vec3(1, 0, 0));
-}
-
-TEST_CASE("provot: friction holds a node that a correction presses into its collider, as Coulomb allows") {
-  // Node 1 rests on a floor (normal +y). Node 0, pinned, pulls it down and sideways: 1.5 m down and
-  // 0.5 m along per metre of excess, so the floor takes a load of 3 parts to 1 of slide.
-  const ProvotList list = ProvotList::of({{0, 1, 1.0, 0.0, false}}, 2);
-  const std::vector<Vec3> normal{Vec3(0), Vec3(0, 1, 0)};
-  auto pulled = [&](Real mu) {
-    std::vector<Vec3> x{Vec3(-0.5, -1.5, 0), Vec3(0, 0, 0)};
-    const std::vector<Real> friction{0, mu};
-    ProvotWork work;
-    limitStretch(x, list, 0.1, 1, 1.0, work, ContactHold{normal, friction});
-    return x[1];
-  };
-  const Real excess = std::sqrt(2.5) - 1.1;                      // 0.481 m too long
-  const Vec3 d = Vec3(-0.5, -1.5, 0) / std::sqrt(2.5) * excess;  // the move Provot asks of node 1
-  CHECK(pulled(0).x == Approx(d.x));                             // no friction: it slides along the floor
-  CHECK(pulled(0).y == 0.0);                                     // never into it
-  CHECK(pulled(0.25).x == Approx(d.x - 0.25 * d.y));             // kinetic: the slide less mu times the load
-  CHECK(pulled(1.0 / 3).x == Approx(0).margin(1e-12));           // at mu = slide / load it holds
-  CHECK(pulled(1.0) == Vec3(0));                                 // static: held
-  CHECK(coulombSlide(Vec3(0.2, 0, 0), 0.1, 1) == Vec3(0.1, 0, 0));
-  CHECK(coulombSlide(Vec3(0.2, 0, 0), 0, 5) == Vec3(0.2, 0, 0));  // no load, no grip
 }
 
 TEST_CASE("provot: a correction changes the velocity by the displacement it made, so it adds no energy") {

@@ -86,8 +86,8 @@ TEST_CASE("strain projection: a node resting on a collider is moved only along o
   const std::vector<NodeKind> kind{NodeKind::Pinned, NodeKind::Free, NodeKind::Free};
   const std::vector<Vec3> contact{Vec3(0), Vec3(1, 0, 0), Vec3(0)};
   StrainProjectionWork work;
-  const StrainProjectionReport r = projectStrain(
-      x, springs, kind, {.tau = 0.1, .mostExcess = 10, .maxMove = 10}, work, ContactHold{contact});
+  const StrainProjectionReport r =
+      projectStrain(x, springs, kind, {.tau = 0.1, .mostExcess = 10, .maxMove = 10}, work, contact);
   CHECK(x[1].x >= 2 - 1e-12);                           // never into the wall
   CHECK(glm::length(x[2] - x[1]) <= 1.1 * (1 + 1e-3));  // the spring along the wall complies
   CHECK(x[1].y > 0.5);                                  // it slid up the wall

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "cloth/sim/cloth.h"
-#include "cloth/sim/contact_hold.h"
 
 namespace cloth::sim {
 
@@ -65,23 +64,13 @@ struct ProvotWork {
 /// checked: the others cannot have become longer. Springs are still visited in list order at the
 /// moment a full sweep would reach them, so the result equals that of full sweeps.
 ///
-/// `contact` says which nodes rest on a collider: such a node is never moved into it, only along or
-/// off it, and friction holds it where the move presses it in (moveOutsideColliders).
+/// `contactNormal` (one per node, or empty) is the outward normal of the collider a node rests on, zero
+/// where it rests on none: such a node is never moved into its collider, only along or off it.
 ProvotReport limitStretch(std::span<Vec3> x, const ProvotList& springs, Real tau, int maxPasses, Real omega,
-                          ProvotWork& work, const ContactHold& contact = {});
+                          ProvotWork& work, std::span<const Vec3> contactNormal = {});
 
-/// x[n] += delta, less the part of it into the collider node n rests on. That part is the load the
-/// collider takes, and Coulomb friction holds the rest of the move up to mu times it (coulombSlide): a
-/// cloth hung over a head and shoulders is held where the stretch limit pulls it down into them, as a
-/// rope over a post is (the capstan equation, T1 / T2 <= exp(mu theta), step by step over its nodes).
-/// Without it, the stretch limit carried the weight of the longer side over the shoulders with no
-/// friction, and the cloth slid off a standing person within 2 s.
-void moveOutsideColliders(std::span<Vec3> x, NodeIndex n, Vec3 delta, const ContactHold& contact);
-
-/// A move along a surface that presses into it by `load` (m), after static friction at the position
-/// level (as applyFriction, Macklin et al. 2014 eq. 24-25): nothing if it is at most mu load, else
-/// shortened by mu load.
-Vec3 coulombSlide(const Vec3& slide, Real load, Real mu);
+/// x[n] += delta, less the part of it into the collider node n rests on (see limitStretch).
+void moveOutsideColliders(std::span<Vec3> x, NodeIndex n, Vec3 delta, std::span<const Vec3> contactNormal);
 
 /// After a correction: v_i += (x_i - xBefore_i) / h on free nodes, the velocity the correction
 /// implies, so that it adds no energy (Provot 1995). Right after integration this is Provot's

@@ -121,12 +121,6 @@ class Simulation {
   void findFeaturePairs();
   void noteFeatureMoves();
   bool respond(NodeIndex node, const SurfacePoint& s, Real mu, Real thickness);
-  void holdAt(NodeIndex node, const Vec3& normal, const Collider& collider);
-  bool restsOnCollider() const;  ///< whether any node rests on a collider (contactNormal_)
-  /// What the colliders hold for Provot's passes: the contact normals and the friction there. The
-  /// tethers and the strain projection, helpers that bring the cloth within its limit, take the
-  /// normals only.
-  ContactHold contactHold() const { return {contactNormal_, contactFriction_}; }
   void placeFeatures();
   bool featuresStale() const;
   void placePoles(Real t);
@@ -150,7 +144,6 @@ class Simulation {
   // Per-step scratch, sized once.
   std::vector<Vec3> force_, xStart_, vStart_, xBeforeLimit_;
   std::vector<Vec3> contactNormal_;         ///< per node: normal of the collider it rests on, 0 if none
-  std::vector<Real> contactFriction_;       ///< per node: Coulomb coefficient of that contact
   std::vector<Vec3> safeX_, safeV_;         ///< the guard's copy of the state before a failed sub-step
   std::vector<ColliderFeatures> features_;  ///< per collider, its sharp corners and edges
   std::vector<Real> featuresFor_;           ///< the thickness and each collider's scale they were found for

@@ -17,7 +17,6 @@
 
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/constraint_chains.h"
-#include "cloth/sim/contact_hold.h"
 
 namespace cloth::sim {
 
@@ -58,6 +57,6 @@ Real worstStretchExcess(std::span<const Vec3> x, std::span<const Spring> springs
 /// along or off it (`contactNormal`, as limitStretch).
 StrainProjectionReport projectStrain(std::span<Vec3> x, std::span<const Spring> springs,
                                      std::span<const NodeKind> kind, const StrainProjectionSettings& settings,
-                                     StrainProjectionWork& work, const ContactHold& contact = {});
+                                     StrainProjectionWork& work, std::span<const Vec3> contactNormal = {});
 
 }  // namespace cloth::sim

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "cloth/sim/cloth.h"
-#include "cloth/sim/contact_hold.h"
 
 namespace cloth::sim {
 
@@ -31,7 +30,7 @@ class Tethers {
   /// Moves each free node that lies farther than (1 + tau) rest from an anchor onto that sphere, never
   /// into a collider it rests on (contactNormal as for limitStretch in provot.h). Returns the number of
   /// moves.
-  int enforce(std::span<Vec3> x, Real tau, const ContactHold& contact = {}) const;
+  int enforce(std::span<Vec3> x, Real tau, std::span<const Vec3> contactNormal = {}) const;
 
   std::span<const Tether> tethers() const { return tethers_; }
 
