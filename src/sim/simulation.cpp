@@ -258,7 +258,7 @@ void Simulation::projectStrain() {
 }
 
 void Simulation::refitTree(Real margin) {
-  tree_.refit(cloth_.x, margin);
+  tree_.refit(cloth_.x, margin, &workers_);
 }
 
 // Resolves contacts with the colliders, noting each contact's normal (contactNormal_) so that later
@@ -280,7 +280,7 @@ int Simulation::collide(Friction friction) {
 void Simulation::collideWithSelf(Real h) {
   const Real thickness = selfContactThickness(params_.collision.thickness, keySpacing(cloth_));
   refitTree(0);
-  tree_.refitCones(cloth_.x, cloth_.x, cloth_.triangles, kFlatPatchHalfAngle);
+  tree_.refitCones(cloth_.x, cloth_.x, cloth_.triangles, kFlatPatchHalfAngle, &workers_);
   const int pushed =
       resolveSelfCollisions(cloth_, xStart_, tree_, clothEdges_, thickness, contactNormal_, selfScratch_);
   report_.selfContacts += pushed;
@@ -380,7 +380,7 @@ int Simulation::collideWithFeatures(Friction friction) {
     s.friction = colliders_[i].frictionWith(c);
     std::swap(featureMemo_[i].moved, featureMoved_);  // one set of moved nodes for every collider
     contacts += resolveFeatureContacts(cloth_, xStart_, colliders_[i], features_[i], clothEdges_,
-                                       featurePairs_[i], s, contactNormal_, &featureMemo_[i]);
+                                       featurePairs_[i], s, contactNormal_, &featureMemo_[i], &workers_);
     std::swap(featureMemo_[i].moved, featureMoved_);
   }
   for (std::size_t n = 0; n < cloth_.nodeCount(); ++n) featurePushed_[n] = cloth_.x[n] != xFeaturePass_[n];

@@ -53,6 +53,9 @@ void AabbTree::build(std::span<const Vec3> x, std::span<const Triangle> triangle
   findConnectedNodes(triangles);
   ordered_.resize(order_.size());
   for (std::size_t i = 0; i < order_.size(); ++i) ordered_[i] = triangles[order_[i]];
+  leafNodes_.clear();
+  for (std::size_t n = 0; n < nodes_.size(); ++n)
+    if (nodes_[n].left < 0) leafNodes_.push_back(n);
   refit(x);
 }
 
@@ -130,24 +133,33 @@ void AabbTree::findConnectedNodes(std::span<const Triangle> triangles) {
   }
 }
 
-void AabbTree::refit(std::span<const Vec3> x, Real margin) {
+// Leaves first, split over the workers (each writes its own boxes), then every inner node from its
+// children: children always follow their parent in nodes_, so a reverse sweep sees them first.
+template <class Leaf>
+void AabbTree::refitLeavesThenUp(Workers* workers, Leaf leaf) {
+  constexpr std::size_t kLeafGrain = 64;  // leaves of kLeafSize triangles per piece
+  parallelFor(workers, leafNodes_.size(), kLeafGrain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t k = first; k < last; ++k) leaf(nodes_[leafNodes_[k]]);
+  });
+  for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
+    Node& node = nodes_[static_cast<std::size_t>(n)];
+    if (node.left < 0) continue;
+    node.box = nodes_[node.left].box;
+    node.box.grow(nodes_[node.right].box);
+  }
+}
+
+void AabbTree::refit(std::span<const Vec3> x, Real margin, Workers* workers) {
   margin_ = margin;
   flat_.assign(nodes_.size(), 0);
   boxes_.resize(ordered_.size());
-  // Children always follow their parent in nodes_, so a reverse sweep sees children first.
-  for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
-    Node& node = nodes_[static_cast<std::size_t>(n)];
-    if (node.left < 0) {
-      node.box = Aabb{};
-      for (int i = node.first; i < node.first + node.count; ++i) {
-        boxes_[i] = triangleBox(x, ordered_[i]).inflated(margin);
-        node.box.grow(boxes_[i]);
-      }
-    } else {
-      node.box = nodes_[node.left].box;
-      node.box.grow(nodes_[node.right].box);
+  refitLeavesThenUp(workers, [&](Node& node) {
+    node.box = Aabb{};
+    for (int i = node.first; i < node.first + node.count; ++i) {
+      boxes_[i] = triangleBox(x, ordered_[i]).inflated(margin);
+      node.box.grow(boxes_[i]);
     }
-  }
+  });
 }
 
 void AabbTree::updateTriangleBox(std::span<const Vec3> x, int triangle) {
@@ -156,50 +168,50 @@ void AabbTree::updateTriangleBox(std::span<const Vec3> x, int triangle) {
 }
 
 void AabbTree::refitSwept(std::span<const Vec3> x0, std::span<const Vec3> x1,
-                          std::span<const Triangle> triangles, Real margin) {
+                          std::span<const Triangle> triangles, Real margin, Workers* workers) {
   margin_ = margin;
   flat_.assign(nodes_.size(), 0);
   sweptBoxes_.resize(order_.size());
-  for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
-    Node& node = nodes_[static_cast<std::size_t>(n)];
-    if (node.left < 0) {
-      node.box = Aabb{};
-      for (int i = node.first; i < node.first + node.count; ++i) {
-        Aabb b = triangleBox(x0, triangles[order_[i]]);
-        b.grow(triangleBox(x1, triangles[order_[i]]));
-        sweptBoxes_[i] = b.inflated(margin);
-        node.box.grow(sweptBoxes_[i]);
-      }
-    } else {
-      node.box = nodes_[node.left].box;
-      node.box.grow(nodes_[node.right].box);
+  refitLeavesThenUp(workers, [&](Node& node) {
+    node.box = Aabb{};
+    for (int i = node.first; i < node.first + node.count; ++i) {
+      Aabb b = triangleBox(x0, triangles[order_[i]]);
+      b.grow(triangleBox(x1, triangles[order_[i]]));
+      sweptBoxes_[i] = b.inflated(margin);
+      node.box.grow(sweptBoxes_[i]);
     }
-  }
+  });
 }
 
 void AabbTree::refitCones(std::span<const Vec3> x0, std::span<const Vec3> x1,
-                          std::span<const Triangle> triangles, Real maxHalfAngle) {
+                          std::span<const Triangle> triangles, Real maxHalfAngle, Workers* workers) {
   std::vector<NormalCone>& cones = cones_;
-  std::vector<Vec3>& bounds = coneBounds_;
   cones.resize(nodes_.size());
-  for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
-    const auto i = static_cast<std::size_t>(n);
-    const Node& node = nodes_[i];
-    if (node.left >= 0) {
-      cones[i] = merge(cones[node.left], cones[node.right]);
-    } else {
+  constexpr std::size_t kLeafGrain = 64;
+  parallelFor(workers, leafNodes_.size(), kLeafGrain, [&](std::size_t first, std::size_t last) {
+    std::vector<Vec3> bounds;  // one leaf's normal bounds
+    for (std::size_t k = first; k < last; ++k) {
+      const std::size_t i = leafNodes_[k];
+      const Node& node = nodes_[i];
       bounds.clear();
       bool pressed = false;  // a triangle pressed or sheared to under half its area
-      for (int k = node.first; k < node.first + node.count; ++k) {
-        const Triangle& t = triangles[order_[k]];
+      for (int j = node.first; j < node.first + node.count; ++j) {
+        const Triangle& t = triangles[order_[j]];
         const auto& v = t.v;
         const auto b = sweptNormalBounds(x0[v[0]], x0[v[1]], x0[v[2]], x1[v[0]], x1[v[1]], x1[v[2]]);
-        const Real least = kPressedArea * buildArea_[order_[k]];
+        const Real least = kPressedArea * buildArea_[order_[j]];
         pressed = pressed || !(area(x0, t) > least) || !(area(x1, t) > least);
         bounds.insert(bounds.end(), b.begin(), b.end());
       }
       cones[i] = pressed ? NormalCone::everywhere() : NormalCone::around(bounds);
+      flat_[i] = connected_[i] && cones[i].within(maxHalfAngle);
     }
+  });
+  for (auto n = static_cast<std::int64_t>(nodes_.size()) - 1; n >= 0; --n) {
+    const auto i = static_cast<std::size_t>(n);
+    const Node& node = nodes_[i];
+    if (node.left < 0) continue;
+    cones[i] = merge(cones[node.left], cones[node.right]);
     flat_[i] = connected_[i] && cones[i].within(maxHalfAngle);
   }
 }

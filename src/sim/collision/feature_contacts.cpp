@@ -209,9 +209,9 @@ std::optional<SweptHit> sweptHit(const MovingQuad& q, Real thickness, Test test)
 // A collider vertex met by a cloth triangle in the step and over the triangle at its end: the triangle
 // goes back to the side it came from. (A triangle led round a corner, beside it at the end, passed
 // the corner only on the straight path that cuts the corner: no contact of this kind.)
-std::optional<bool> sweptVertexTriangle(Cloth& c, std::span<const Vec3> xStart, const Triangle& t,
-                                        const Feature& f, const FeatureContactSettings& s,
-                                        std::span<Vec3> contactNormal) {
+template <class Push>
+std::optional<bool> sweptVertexTriangle(const Cloth& c, std::span<const Vec3> xStart, const Triangle& t,
+                                        const Feature& f, const FeatureContactSettings& s, Push& push) {
   MovingQuad q{{f.p, xStart[t.v[0]], xStart[t.v[1]], xStart[t.v[2]]},
                {f.p, c.x[t.v[0]], c.x[t.v[1]], c.x[t.v[2]]}};
   const auto hit = sweptHit(q, s.thickness, vertexTriangleImpact);
@@ -221,8 +221,8 @@ std::optional<bool> sweptVertexTriangle(Cloth& c, std::span<const Vec3> xStart, 
   const Vec3 apart = f.p - onTriangle;
   if (glm::length(apart - glm::dot(apart, hit->impact.normal) * hit->impact.normal) > s.thickness)
     return std::nullopt;
-  return pushOut<3>(c, {t.v[0], t.v[1], t.v[2]}, kWhole<3>, -hit->impact.normal, s.thickness - hit->endGap,
-                    s.friction, s.slideFriction, xStart, contactNormal);
+  return push(std::array<NodeIndex, 3>{t.v[0], t.v[1], t.v[2]}, kWhole<3>, -hit->impact.normal,
+              s.thickness - hit->endGap);
 }
 
 // Whether the feature edge ends the step through one of the cloth's triangles on edge `e`.
@@ -239,23 +239,23 @@ bool throughTrianglesOf(const Cloth& c, const ClothEdges& edges, int e, const Fe
 // back to the side it came from. (A cloth edge led round a table's edge meets it on the straight path
 // that cuts the corner, but ends clear of it: the stretch of a yank over a table grew to 8 when those
 // were pushed back too.)
-std::optional<bool> sweptEdgeEdge(Cloth& c, std::span<const Vec3> xStart, const ClothEdges& edges, int e,
-                                  const Feature& f, const FeatureContactSettings& s,
-                                  std::span<Vec3> contactNormal) {
+template <class Push>
+std::optional<bool> sweptEdgeEdge(const Cloth& c, std::span<const Vec3> xStart, const ClothEdges& edges,
+                                  int e, const Feature& f, const FeatureContactSettings& s, Push& push) {
   const std::array<NodeIndex, 2>& n = edges.nodes[e];
   MovingQuad q{{xStart[n[0]], xStart[n[1]], f.p, f.q}, {c.x[n[0]], c.x[n[1]], f.p, f.q}};
   const auto hit = sweptHit(q, s.thickness, edgeEdgeImpact);
   if (!hit || hit->endGap >= s.thickness || !throughTrianglesOf(c, edges, e, f)) return std::nullopt;
-  return pushOut<2>(c, n, kWhole<2>, hit->impact.normal, s.thickness - hit->endGap, s.friction,
-                    s.slideFriction, xStart, contactNormal);
+  return push(n, kWhole<2>, hit->impact.normal, s.thickness - hit->endGap);
 }
 
 // A collider vertex against a cloth triangle (Bridson et al. 2002 §6.1, point-triangle). Where the
 // vertex is through the cloth, only where the cloth belongs outside (belongsOutside): swept over the
 // step, however far the cloth moved.
-bool vertexTriangle(Cloth& c, std::span<const Vec3> xStart, const Triangle& t, const Feature& f,
-                    const FeatureContactSettings& s, std::span<Vec3> contactNormal) {
-  if (const auto swept = sweptVertexTriangle(c, xStart, t, f, s, contactNormal)) return *swept;
+template <class Push>
+bool vertexTriangle(const Cloth& c, std::span<const Vec3> xStart, const Triangle& t, const Feature& f,
+                    const FeatureContactSettings& s, Push& push) {
+  if (const auto swept = sweptVertexTriangle(c, xStart, t, f, s, push)) return *swept;
   const Vec3 &a = c.x[t.v[0]], &b = c.x[t.v[1]], &d = c.x[t.v[2]];
   Vec3 n = triangleNormal(a, b, d, Vec3(0));
   if (std::abs(glm::dot(n, f.normal)) < kLeastFacing) return false;  // also a degenerate triangle (n = 0)
@@ -267,14 +267,15 @@ bool vertexTriangle(Cloth& c, std::span<const Vec3> xStart, const Triangle& t, c
   if (glm::length((q - f.p) - gap * n) > s.thickness) return false;  // beside the triangle, not over it
   const Vec3 qStart = bary.x * xStart[t.v[0]] + bary.y * xStart[t.v[1]] + bary.z * xStart[t.v[2]];
   if (gap < 0 && !belongsOutside(f.p, qStart, n, s.thickness)) return false;
-  return pushOut<3>(c, {t.v[0], t.v[1], t.v[2]}, {bary.x, bary.y, bary.z}, n, s.thickness - gap, s.friction,
-                    s.slideFriction, xStart, contactNormal);
+  return push(std::array<NodeIndex, 3>{t.v[0], t.v[1], t.v[2]}, std::array<Real, 3>{bary.x, bary.y, bary.z},
+              n, s.thickness - gap);
 }
 
 // A collider edge against a cloth edge (Bridson et al. 2002 §6.1, edge-edge), on the outward side.
-bool edgeEdge(Cloth& c, std::span<const Vec3> xStart, const ClothEdges& edges, int edge, const Feature& f,
-              const FeatureContactSettings& s, std::span<Vec3> contactNormal) {
-  if (const auto swept = sweptEdgeEdge(c, xStart, edges, edge, f, s, contactNormal)) return *swept;
+template <class Push>
+bool edgeEdge(const Cloth& c, std::span<const Vec3> xStart, const ClothEdges& edges, int edge,
+              const Feature& f, const FeatureContactSettings& s, Push& push) {
+  if (const auto swept = sweptEdgeEdge(c, xStart, edges, edge, f, s, push)) return *swept;
   const std::array<NodeIndex, 2>& e = edges.nodes[edge];
   const Vec3 &a = c.x[e[0]], &b = c.x[e[1]];
   const auto [u, w] = closestSegmentParameters(a, b, f.p, f.q);
@@ -287,8 +288,7 @@ bool edgeEdge(Cloth& c, std::span<const Vec3> xStart, const ClothEdges& edges, i
   const Real gap = glm::dot(point - onFeature, n);
   if (gap >= s.thickness) return false;
   if (gap < 0 && !belongsOutside(onFeature, pointStart, n, s.thickness)) return false;
-  return pushOut<2>(c, e, {1 - u, u}, n, s.thickness - gap, s.friction, s.slideFriction, xStart,
-                    contactNormal);
+  return push(e, std::array<Real, 2>{1 - u, u}, n, s.thickness - gap);
 }
 
 }  // namespace
@@ -432,42 +432,96 @@ void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Co
   }
 }
 
+namespace {
+
+// The nodes whose positions a pair's test reads: the triangle's, or the edge's and those of the
+// triangles beside it (throughTrianglesOf).
+template <class Visit>
+bool anyNodeRead(const Cloth& cloth, const ClothEdges& edges, const FeaturePairs& pairs, std::size_t k,
+                 Visit test) {
+  const std::size_t vertexPairs = pairs.vertexTriangle.size();
+  if (k < vertexPairs) {
+    const auto& v = cloth.triangles[pairs.vertexTriangle[k].second].v;
+    return test(v[0]) || test(v[1]) || test(v[2]);
+  }
+  const int e = pairs.edgeEdge[k - vertexPairs].second;
+  if (test(edges.nodes[e][0]) || test(edges.nodes[e][1])) return true;
+  for (int t : edges.triangles[e])
+    if (t >= 0)
+      for (NodeIndex n : cloth.triangles[t].v)
+        if (test(n)) return true;
+  return false;
+}
+
+// A test run for its answer alone: it would push, and nothing moves.
+struct Probe {
+  template <std::size_t N>
+  bool operator()(const std::array<NodeIndex, N>&, const std::array<Real, N>&, const Vec3&, Real) const {
+    return true;
+  }
+};
+
+// Pairs per piece of the parallel probe: fewer are not worth a thread.
+constexpr std::size_t kProbeGrain = 256;
+
+}  // namespace
+
 int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
                            const ColliderFeatures& features, const ClothEdges& edges,
                            const FeaturePairs& pairs, const FeatureContactSettings& s,
-                           std::span<Vec3> contactNormal, FeatureMemo* memo) {
+                           std::span<Vec3> contactNormal, FeatureMemo* memo, Workers* workers) {
   const MeshPlacement place = placementOf(collider);
+  const std::size_t vertexPairs = pairs.vertexTriangle.size(), all = vertexPairs + pairs.edgeEdge.size();
   // Whether pair k must be tested: not known quiet, or one of its nodes moved since.
   const auto due = [&](std::size_t k, std::span<const NodeIndex> nodes) {
     if (!memo || !memo->quiet[k]) return true;
     return std::any_of(nodes.begin(), nodes.end(), [&](NodeIndex n) { return memo->moved[n] != 0; });
   };
-  const auto remember = [&](std::size_t k, std::span<const NodeIndex> nodes, bool contact) {
-    if (!memo) return;
-    memo->quiet[k] = contact ? 0 : 1;
-    if (contact)
-      for (NodeIndex n : nodes) memo->moved[n] = 1;  // pushed: the pairs tested before it are stale
+  const auto nodesOf = [&](std::size_t k) -> std::span<const NodeIndex> {
+    if (k < vertexPairs) return cloth.triangles[pairs.vertexTriangle[k].second].v;
+    return edges.nodes[pairs.edgeEdge[k - vertexPairs].second];
+  };
+  const auto test = [&](std::size_t k, auto& push) {
+    if (k < vertexPairs) {
+      const auto& [i, t] = pairs.vertexTriangle[k];
+      return vertexTriangle(cloth, xStart, cloth.triangles[t], vertexFeature(features, place, i), s, push);
+    }
+    const auto& [i, e] = pairs.edgeEdge[k - vertexPairs];
+    return edgeEdge(cloth, xStart, edges, e, edgeFeature(features, place, i), s, push);
+  };
+  // On two threads or more, every due pair is first tested in parallel for its answer alone. The
+  // passes below (Gauss-Seidel: a push moves what later pairs see) then test again only the pairs that
+  // found a contact or read a node pushed meanwhile: the others would find the same nothing.
+  std::vector<std::uint8_t> quiet;  // per pair: the probe found no contact
+  const bool probe = workers && workers->threads() > 1 && all >= 2 * kProbeGrain;
+  if (probe) {
+    quiet.assign(all, 0);
+    parallelFor(workers, all, kProbeGrain, [&](std::size_t first, std::size_t last) {
+      Probe dry;
+      for (std::size_t k = first; k < last; ++k)
+        if (due(k, nodesOf(k))) quiet[k] = test(k, dry) ? 0 : 1;
+    });
+  }
+  std::vector<std::uint8_t> pushed(probe ? cloth.nodeCount() : 0, 0);  // per node: pushed in this pass
+  const auto push = [&]<std::size_t N>(const std::array<NodeIndex, N>& nodes, const std::array<Real, N>& w,
+                                       const Vec3& n, Real depth) {
+    return pushOut<N>(cloth, nodes, w, n, depth, s.friction, s.slideFriction, xStart, contactNormal);
   };
   int contacts = 0;
-  std::size_t k = 0;
-  for (const auto& [i, t] : pairs.vertexTriangle) {
-    const std::span<const NodeIndex> nodes(cloth.triangles[t].v);
-    if (due(k, nodes)) {
-      const bool hit = vertexTriangle(cloth, xStart, cloth.triangles[t], vertexFeature(features, place, i), s,
-                                      contactNormal);
-      remember(k, nodes, hit);
-      contacts += hit ? 1 : 0;
+  for (std::size_t k = 0; k < all; ++k) {
+    const std::span<const NodeIndex> nodes = nodesOf(k);
+    if (!due(k, nodes)) continue;
+    const bool stillQuiet = probe && quiet[k] &&
+                            !anyNodeRead(cloth, edges, pairs, k, [&](NodeIndex n) { return pushed[n] != 0; });
+    const bool hit = !stillQuiet && test(k, push);
+    if (memo) {
+      memo->quiet[k] = hit ? 0 : 1;
+      if (hit)
+        for (NodeIndex n : nodes) memo->moved[n] = 1;  // pushed: the pairs tested before it are stale
     }
-    ++k;
-  }
-  for (const auto& [i, e] : pairs.edgeEdge) {
-    const std::span<const NodeIndex> nodes(edges.nodes[e]);
-    if (due(k, nodes)) {
-      const bool hit = edgeEdge(cloth, xStart, edges, e, edgeFeature(features, place, i), s, contactNormal);
-      remember(k, nodes, hit);
-      contacts += hit ? 1 : 0;
-    }
-    ++k;
+    if (hit && probe)
+      for (NodeIndex n : nodes) pushed[n] = 1;
+    contacts += hit ? 1 : 0;
   }
   return contacts;
 }

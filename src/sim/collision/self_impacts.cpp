@@ -200,8 +200,8 @@ struct Pass {
   // while no node moves further than half the reach from where it is now. Blocks of nodes, then of
   // edges, list their pairs apart and are joined in order: the same list on any thread count.
   bool findPairs(AabbTree& tree, const ClothEdges& edges, Real reach, Workers* workers) {
-    tree.refitSwept(xStart, cloth.x, cloth.triangles, 0.5 * reach);
-    tree.refitCones(xStart, cloth.x, cloth.triangles, kFlatPatchHalfAngle);
+    tree.refitSwept(xStart, cloth.x, cloth.triangles, 0.5 * reach, workers);
+    tree.refitCones(xStart, cloth.x, cloth.triangles, kFlatPatchHalfAngle, workers);
     const std::size_t nodeBlocks = blockCount(cloth.nodeCount()), edgeBlocks = blockCount(edges.nodes.size());
     scratch.blocks.resize(nodeBlocks + edgeBlocks);
     scratch.overflowed.assign(nodeBlocks + edgeBlocks, 0);
@@ -290,8 +290,8 @@ struct Pass {
   // order: the same list on any thread count (serial, with a sort to drop the repeats, it was half
   // of a crumpling cloth's step).
   bool refindMoved(AabbTree& tree, const ClothEdges& edges, Real reach, Workers* workers) {
-    tree.refitSwept(xStart, cloth.x, cloth.triangles, 0.5 * reach);
-    tree.refitCones(xStart, cloth.x, cloth.triangles, kFlatPatchHalfAngle);
+    tree.refitSwept(xStart, cloth.x, cloth.triangles, 0.5 * reach, workers);
+    tree.refitCones(xStart, cloth.x, cloth.triangles, kFlatPatchHalfAngle, workers);
     const std::size_t nodeBlocks = blockCount(cloth.nodeCount()),
                       triangleBlocks = blockCount(cloth.triangles.size()),
                       edgeBlocks = blockCount(edges.nodes.size());

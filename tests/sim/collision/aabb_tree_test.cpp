@@ -79,6 +79,56 @@ TEST_CASE("aabb_tree: overlap queries equal brute force on random meshes, before
   }
 }
 
+TEST_CASE(
+    "aabb_tree: a refit split over two or three threads answers as the serial one, swept and flat too") {
+  RandomMesh m = randomMesh(4, 5000);  // 5,000 triangles: leaves enough for several pieces
+  AabbTree serial, split;
+  serial.build(m.x, m.tris);
+  split.build(m.x, m.tris);
+  std::vector<Vec3> moved = m.x;
+  std::mt19937 move(4);
+  std::uniform_real_distribution<Real> d(-0.05, 0.05);
+  for (Vec3& p : moved) p += Vec3(d(move), d(move), d(move));
+  for (int threads : {2, 3}) {
+    Workers workers(threads);
+    serial.refit(moved, 0.01);
+    split.refit(moved, 0.01, &workers);
+    CHECK(split.rootBox().lo == serial.rootBox().lo);
+    CHECK(split.rootBox().hi == serial.rootBox().hi);
+    m.x = moved;
+    std::mt19937 rng(40);
+    std::uniform_real_distribution<Real> u(-1.2, 1.2);
+    for (int q = 0; q < 200; ++q) {
+      const Vec3 c(u(rng), u(rng), u(rng));
+      const Aabb box{c - Vec3(0.1), c + Vec3(0.1)};
+      std::vector<int> a, b, sa, sb;
+      serial.overlapping(box, a);
+      split.overlapping(box, b);
+      REQUIRE(a == b);
+      serial.refitSwept(m.x, moved, m.tris, 0.01);
+      split.refitSwept(m.x, moved, m.tris, 0.01, &workers);
+      serial.overlappingSwept(box, sa);
+      split.overlappingSwept(box, sb);
+      REQUIRE(sa == sb);
+      serial.refit(moved, 0.01);
+      split.refit(moved, 0.01, &workers);
+    }
+    serial.refitCones(m.x, moved, m.tris, 0.5);
+    split.refitCones(m.x, moved, m.tris, 0.5, &workers);
+    CHECK(split.flatNodeCount() == serial.flatNodeCount());
+  }
+  // A grid lying flat: most of its nodes are flat patches, on any thread count.
+  Cloth sheet = buildGrid(GridSpec::fromSpacing(100, 100, 0.01), 1e-3);
+  AabbTree a, b;
+  a.build(sheet.x, sheet.triangles);
+  b.build(sheet.x, sheet.triangles);
+  Workers two(2);
+  a.refitCones(sheet.x, sheet.x, sheet.triangles, 0.5);
+  b.refitCones(sheet.x, sheet.x, sheet.triangles, 0.5, &two);
+  CHECK(a.flatNodeCount() > 100);
+  CHECK(b.flatNodeCount() == a.flatNodeCount());
+}
+
 // Self-collision pushes move nodes between refits: the boxes of the triangles moved follow them. Here
 // every other triangle shrinks to half round its centroid, inside its box at the refit, so the leaf
 // and parent boxes still hold it and the queries equal brute force again (the old boxes, larger, would

@@ -12,6 +12,7 @@
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb.h"
 #include "cloth/sim/collision/normal_cone.h"
+#include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
 
@@ -31,7 +32,8 @@ class AabbTree {
   /// Recomputes every box from positions x (of the triangles given to build), each triangle's box
   /// inflated by `margin` (m). The queries below read the triangles' boxes kept here: computed in
   /// each leaf a query reached, they were a third of a dragged drape's step.
-  void refit(std::span<const Vec3> x, Real margin = 0);
+  /// The leaves are split over `workers`: the same boxes on any thread count.
+  void refit(std::span<const Vec3> x, Real margin = 0, Workers* workers = nullptr);
 
   /// After nodes moved since the last refit: the box of `triangle` (an index into the triangles given
   /// to build) follows positions x, so that the queries below see it where it is; the boxes of the
@@ -41,14 +43,14 @@ class AabbTree {
   /// Refit for a motion: every triangle's box holds it at both x0 and x1 (the start and end of a
   /// step, moving in straight lines), inflated by `margin` (m). `triangles` are those given to build.
   void refitSwept(std::span<const Vec3> x0, std::span<const Vec3> x1, std::span<const Triangle> triangles,
-                  Real margin);
+                  Real margin, Workers* workers = nullptr);
 
   /// Marks the flat patches for the motion from x0 to x1 (x0 = x1 for one instant), after a refit:
   /// nodes whose triangles are connected and whose normals, all along the motion, lie within
   /// `maxHalfAngle` (radians, below pi / 2) of one axis (normal_cone.h). Such a patch does not touch
   /// itself, so the queries below leave it out for a query that starts on it. A refit clears the marks.
   void refitCones(std::span<const Vec3> x0, std::span<const Vec3> x1, std::span<const Triangle> triangles,
-                  Real maxHalfAngle);
+                  Real maxHalfAngle, Workers* workers = nullptr);
 
   /// Appends to `out` the index of every triangle whose box at the last refit, inflated by its
   /// margin, overlaps `box`, but those of a flat patch (refitCones) holding all the `own` triangles
@@ -108,11 +110,13 @@ class AabbTree {
   std::vector<std::uint8_t> connected_;  ///< per node: its triangles form one patch (by shared corners)
   std::vector<std::uint8_t> flat_;       ///< per node: a flat patch (refitCones)
   std::vector<NormalCone> cones_;        ///< refitCones' scratch: per node
-  std::vector<Vec3> coneBounds_;         ///< refitCones' scratch: one leaf's normal bounds
-  Real margin_ = 0;                      ///< of the last refit
-  std::vector<Aabb> sweptBoxes_;         ///< refitSwept's triangle boxes, in order_'s order
-  std::vector<Triangle> ordered_;        ///< the triangles given to build, in order_'s order
-  std::vector<Aabb> boxes_;  ///< refit's triangle boxes, inflated by its margin, in order_'s order
+  std::vector<std::size_t> leafNodes_;   ///< indices of the leaves in nodes_
+  template <class Leaf>
+  void refitLeavesThenUp(Workers* workers, Leaf leaf);
+  Real margin_ = 0;                ///< of the last refit
+  std::vector<Aabb> sweptBoxes_;   ///< refitSwept's triangle boxes, in order_'s order
+  std::vector<Triangle> ordered_;  ///< the triangles given to build, in order_'s order
+  std::vector<Aabb> boxes_;        ///< refit's triangle boxes, inflated by its margin, in order_'s order
 };
 
 }  // namespace cloth::sim

@@ -118,10 +118,13 @@ struct FeatureMemo {
 /// node it moves gets the contact's normal in `contactNormal` (#nodes; added to one already there),
 /// for stretch limiting. Returns the number of contacts.
 /// With `memo` (forgotten when the pairs were found), pairs it holds quiet whose nodes have not moved
-/// are not tested again: the same result as testing them.
+/// are not tested again: the same result as testing them. With `workers` of two threads or more, the
+/// pairs are first tested in parallel and the pass tests again only those that found a contact or whose
+/// nodes a push moved meanwhile: the same result on any thread count.
 int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
                            const ColliderFeatures& features, const ClothEdges& edges,
                            const FeaturePairs& pairs, const FeatureContactSettings& s,
-                           std::span<Vec3> contactNormal, FeatureMemo* memo = nullptr);
+                           std::span<Vec3> contactNormal, FeatureMemo* memo = nullptr,
+                           Workers* workers = nullptr);
 
 }  // namespace cloth::sim
