@@ -18,6 +18,7 @@
 #include "contact_bench.h"
 #include "convergence.h"
 #include "large_steps.h"
+#include "pool_bench.h"
 #include "refine_bench.h"
 #include "sim_bench.h"
 #include "soak.h"
@@ -29,8 +30,8 @@ using nlohmann::json;
 
 constexpr int kWindowSteps = 40;  // each step sample: 0.04 s of simulated time at h = 1 ms
 
-constexpr const char* kSections[] = {"steps",     "stability", "refine",     "large-steps",
-                                     "colliders", "contacts",  "convergence"};
+constexpr const char* kSections[] = {"steps",     "stability", "refine",      "large-steps",
+                                     "colliders", "contacts",  "convergence", "threads"};
 
 struct Options {
   bool quick = false;
@@ -173,6 +174,22 @@ json convergenceTable(const Options& o) {
   return rowsTable(bench::convergenceRows(o.quick));
 }
 
+json threadsTable(const Options& o) {
+  std::printf(
+      "\nthreads (one parallel loop, microseconds, best of %s: serial, the project's pool with 2 threads, "
+      "OpenMP with 2)\n",
+      o.quick ? "1 run" : "3 runs");
+  std::printf("%-44s %10s %10s %10s\n", "loop", "serial", "pool", "OpenMP");
+  json out = json::array();
+  for (const bench::PoolRow& r : bench::poolRows(o.quick)) {
+    const std::string openmp = r.openmpUs > 0 ? std::to_string(r.openmpUs).substr(0, 6) : "not built";
+    std::printf("%-44s %10.2f %10.2f %10s\n", r.loop.c_str(), r.serialUs, r.poolUs, openmp.c_str());
+    out.push_back(
+        {{"loop", r.loop}, {"serial_us", r.serialUs}, {"pool_us", r.poolUs}, {"openmp_us", r.openmpUs}});
+  }
+  return out;
+}
+
 json colliderTable(const Options& o) {
   std::printf("\ncolliders (20^2 cloth lying on it, h = 1/60 s, t = 0.4 to 1 s; ms per step, median)\n");
   std::printf("%-44s %9s %10s %9s %12s\n", "collider", "triangles", "median ms", "min ms", "vs sphere");
@@ -276,9 +293,10 @@ int runSoak(long long steps) {
 int main(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, o)) {
-    std::fprintf(stderr,
-                 "usage: clothbench [--quick] [--only SECTION[,SECTION...]] [--json FILE] | --soak STEPS\n"
-                 "sections: steps, stability, refine, large-steps, colliders, contacts, convergence\n");
+    std::fprintf(
+        stderr,
+        "usage: clothbench [--quick] [--only SECTION[,SECTION...]] [--json FILE] | --soak STEPS\n"
+        "sections: steps, stability, refine, large-steps, colliders, contacts, convergence, threads\n");
     return 2;
   }
   if (!o.jsonPath.empty())
@@ -302,6 +320,7 @@ int main(int argc, char** argv) {
   if (wanted("colliders")) report["colliders"] = colliderTable(o);
   if (wanted("contacts")) report["contacts"] = contactTable(o);
   if (wanted("convergence")) report["convergence"] = convergenceTable(o);
+  if (wanted("threads")) report["threads"] = threadsTable(o);
   if (!o.jsonPath.empty()) {
     if (auto st = io::writeFileAtomically(o.jsonPath, report.dump(2) + "\n", io::Overwrite::Allowed); !st) {
       std::fprintf(stderr, "clothbench: %s\n", st.message().c_str());
