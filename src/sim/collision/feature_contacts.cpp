@@ -492,7 +492,10 @@ int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Col
   // On two threads or more, every due pair is first tested in parallel for its answer alone. The
   // passes below (Gauss-Seidel: a push moves what later pairs see) then test again only the pairs that
   // found a contact or read a node pushed meanwhile: the others would find the same nothing.
-  std::vector<std::uint8_t> quiet;  // per pair: the probe found no contact
+  std::vector<std::uint8_t> ownQuiet, ownPushed;  // scratch when no memo keeps it between passes
+  std::vector<std::uint8_t>& quiet =
+      memo ? memo->probedQuiet : ownQuiet;                              // per pair: the probe found nothing
+  std::vector<std::uint8_t>& pushed = memo ? memo->pushed : ownPushed;  // per node: pushed in this pass
   const bool probe = workers && workers->threads() > 1 && all >= 2 * kProbeGrain;
   if (probe) {
     quiet.assign(all, 0);
@@ -502,7 +505,7 @@ int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Col
         if (due(k, nodesOf(k))) quiet[k] = test(k, dry) ? 0 : 1;
     });
   }
-  std::vector<std::uint8_t> pushed(probe ? cloth.nodeCount() : 0, 0);  // per node: pushed in this pass
+  if (probe) pushed.assign(cloth.nodeCount(), 0);
   const auto push = [&]<std::size_t N>(const std::array<NodeIndex, N>& nodes, const std::array<Real, N>& w,
                                        const Vec3& n, Real depth) {
     return pushOut<N>(cloth, nodes, w, n, depth, s.friction, s.slideFriction, xStart, contactNormal);

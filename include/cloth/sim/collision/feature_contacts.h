@@ -62,7 +62,6 @@ struct FeatureContactSettings {
   bool slideFriction = false;  ///< also take back the step's slide at the position level (pushOut)
 };
 
-/// Scratch of findFeaturePairs, reused between calls.
 /// Which of a collider's features may meet which part of the cloth: (vertex, cloth triangle) and
 /// (edge, cloth edge) index pairs where the feature lies within twice `thickness` of the box the cloth
 /// part swept in the step (from xStart to cloth.x): the passes after the stretch limit move it a little
@@ -100,6 +99,8 @@ struct FeatureMemo {
   std::vector<std::uint8_t> quiet;  ///< per pair (vertex-triangle, then edge-edge): no contact last time
   std::vector<std::uint8_t> moved;  ///< per cloth node: moved since its pairs were last tested; the
                                     ///< caller sets it before a pass, the pass marks the nodes it pushes
+  std::vector<std::uint8_t> probedQuiet;  ///< scratch of a parallel pass: per pair, the probe found nothing
+  std::vector<std::uint8_t> pushed;       ///< scratch of a parallel pass: per node, pushed in it so far
   /// Every pair to be tested at the next pass (new pairs).
   void forget(const FeaturePairs& pairs) {
     quiet.assign(pairs.vertexTriangle.size() + pairs.edgeEdge.size(), 0);
