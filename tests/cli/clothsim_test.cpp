@@ -208,19 +208,23 @@ TEST_CASE("clothsim: --series writes a row per frame whose last row is what --st
 
 TEST_CASE("clothsim: a game character that is not a closed manifold is an obstacle, taken as two-sided") {
   // Debian's assimp-testmodels: Sydney (MD2) has edges shared by three triangles and open seams; it was
-  // refused as "not manifold". Faerie is partly closed.
+  // refused as "not manifold". Faerie is partly closed. Both drape cleanly for 4 s: with their open
+  // parts' features taken one-sided, a vertex whose normal pointed away from the cloth came through it
+  // (8 and 18 penetrations, strain 0.33 and 0.39).
   const fs::path models = "/usr/share/assimp/models/MD2";
   for (const char* name : {"sydney.md2", "faerie.md2"}) {
     INFO(name);
     const Result r = run(
-        {"--scene", "drape", "--collider-mesh", (models / name).string(), "--seconds", "1", "--stats", "-"});
+        {"--scene", "drape", "--collider-mesh", (models / name).string(), "--seconds", "4", "--stats", "-"});
     REQUIRE(r.code == 0);
     CHECK(r.err.find("two-sided") != std::string::npos);
     CHECK(r.err.find('\n') == r.err.size() - 1);  // one line
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["finite"] == true);
-    // The cloth lands on the figure (0.8 m tall, its head at the top) and stays over the floor.
-    CHECK(j["bbox_max"][1].get<double>() > 0.6);
+    // The cloth stays over the floor (by its contact thickness, 5 mm, within rounding).
+    CHECK(j["bbox_min"][1].get<double>() > 0.0045);
     CHECK(j["max_self_intersections"] == 0);
+    CHECK(j["max_collider_penetrations"] == 0);
+    CHECK(j["max_strain"].get<double>() < 0.12);  // tau 0.1: faerie 0.113 for one step as it lands
   }
 }

@@ -62,19 +62,32 @@ Vec3 centroid(const TriangleMesh& m, int t) {
   return (m.vertices[tri.v[0]] + m.vertices[tri.v[1]] + m.vertices[tri.v[2]]) / 3.0;
 }
 
+// Whether triangle t runs from a to b along its edge (a, b).
+bool windsFrom(const Triangle& t, NodeIndex a, NodeIndex b) {
+  for (int k = 0; k < 3; ++k)
+    if (t.v[k] == a) return t.v[(k + 1) % 3] == b;
+  return false;
+}
+
 // An edge is sharp where its two faces meet at a convex angle over kSharpAngle, or turn faster than
 // `curvature` (mesh units: the angle over the distance between the faces' centroids), or on an open rim.
+// On a two-sided part a fold either way is sharp (concave from one side is convex from the other), the
+// faces' windings need not agree, and the normal is zero (two-sided).
 std::optional<Vec3> sharpEdgeNormal(const TriangleMesh& m, const EdgeKey& e,
-                                    const std::vector<std::pair<int, NodeIndex>>& faces, Real curvature) {
+                                    const std::vector<std::pair<int, NodeIndex>>& faces, Real curvature,
+                                    bool twoSided) {
+  const Vec3 oneSided = twoSided ? Vec3(0) : faceNormal(m, faces[0].first);
   // An open rim, or an edge three faces or more meet at (a non-manifold junction): sharp either way.
-  if (faces.size() != 2) return faceNormal(m, faces[0].first);
-  const Vec3 n0 = faceNormal(m, faces[0].first), n1 = faceNormal(m, faces[1].first);
+  if (faces.size() != 2) return oneSided;
+  const Triangle &t0 = m.triangles[faces[0].first], &t1 = m.triangles[faces[1].first];
+  const bool agree = windsFrom(t0, e.first, e.second) != windsFrom(t1, e.first, e.second);
+  const Vec3 n0 = faceNormal(m, faces[0].first), n1 = (agree ? 1.0 : -1.0) * faceNormal(m, faces[1].first);
   const bool convex = glm::dot(n0, m.vertices[faces[1].second] - m.vertices[e.first]) < 0;
-  if (!convex) return std::nullopt;
+  if (!convex && !twoSided) return std::nullopt;
   const Real angle = std::acos(std::clamp(glm::dot(n0, n1), -1.0, 1.0));
   const Real across = glm::length(centroid(m, faces[0].first) - centroid(m, faces[1].first));
   if (angle <= kSharpAngle && !(angle > curvature * across)) return std::nullopt;
-  return unitOr(n0 + n1, n0);
+  return twoSided ? Vec3(0) : unitOr(n0 + n1, n0);
 }
 
 // A convex vertex whose faces fall away from its normal, on average, steeper than `slope` (the tangent
@@ -104,11 +117,22 @@ std::vector<bool> tips(const CollisionMesh& mesh, Real slope) {
   return tip;
 }
 
+// On a part of the mesh that is not closed (closedParts: an open sheet, a non-manifold junction, a
+// flipped triangle) there is no outward side, and what stands out depends on the side the cloth comes
+// from: its edges folded either way are sharp, and every vertex is a feature (a vertex normal there
+// may point either way). They are two-sided (normal zero) and keep the cloth on the side it came
+// from. (Sydney's open head, taken one-sided, let a vertex whose normal pointed away from the cloth
+// through a cloth triangle, and faerie's hands 7 edges at a vertex no tip test from either side found.)
 void meshFeatures(const CollisionMesh& mesh, Real curvature, Real slope, ColliderFeatures& f) {
   const TriangleMesh& m = mesh.mesh();
-  std::vector<bool> sharpVertex = tips(mesh, slope);
+  std::vector<bool> sharpVertex = tips(mesh, slope), twoSided(m.vertices.size(), false);
+  for (std::size_t t = 0; t < m.triangles.size(); ++t)
+    if (!mesh.closedAt(static_cast<int>(t)))
+      for (NodeIndex v : m.triangles[t].v) twoSided[v] = sharpVertex[v] = true;
   for (const auto& [edge, faces] : edgeFaces(m)) {
-    const auto normal = sharpEdgeNormal(m, edge, faces, curvature);
+    const bool open =
+        std::any_of(faces.begin(), faces.end(), [&](const auto& face) { return !mesh.closedAt(face.first); });
+    const auto normal = sharpEdgeNormal(m, edge, faces, curvature, open);
     if (!normal) continue;
     f.edges.push_back({m.vertices[edge.first], m.vertices[edge.second]});
     f.edgeNormals.push_back(*normal);
@@ -117,7 +141,7 @@ void meshFeatures(const CollisionMesh& mesh, Real curvature, Real slope, Collide
   for (std::size_t v = 0; v < m.vertices.size(); ++v)
     if (sharpVertex[v]) {
       f.vertices.push_back(m.vertices[v]);
-      f.vertexNormals.push_back(mesh.vertexNormals()[v]);
+      f.vertexNormals.push_back(twoSided[v] ? Vec3(0) : mesh.vertexNormals()[v]);
     }
 }
 
@@ -165,10 +189,30 @@ bool pushOut(Cloth& c, const std::array<NodeIndex, N>& nodes, const std::array<R
 }
 
 struct Feature {
-  Vec3 p{0};  ///< world position (vertex) or segment start
-  Vec3 q{0};  ///< segment end (edges only)
-  Vec3 normal{0, 1, 0};
+  Vec3 p{0};             ///< world position (vertex) or segment start
+  Vec3 q{0};             ///< segment end (edges only)
+  Vec3 normal{0, 1, 0};  ///< outward, unit; zero on a two-sided surface
+
+  bool twoSided() const { return normal == Vec3(0); }
 };
+
+// The contact normal of a cloth part against a one-sided feature: the part's normal n turned to the
+// feature's outward side, or zero where n is nearly across it (kLeastFacing) or degenerate.
+Vec3 facingOutward(const Vec3& n, const Feature& f) {
+  const Real facing = glm::dot(n, f.normal);
+  if (std::abs(facing) < kLeastFacing) return Vec3(0);
+  return facing < 0 ? -n : n;
+}
+
+// The contact normal of a cloth part against a two-sided feature: the part's normal n now, turned to the
+// side the part was on at the step's start (`startOffset`, from the feature to the part's point then,
+// seen along the part's normal then, nStart). Zero where the part started on the feature or is degenerate.
+Vec3 sideOfStart(const Vec3& n, const Vec3& nStart, const Vec3& startOffset) {
+  const Real side = glm::dot(startOffset, nStart);
+  if (n == Vec3(0) || side == 0) return Vec3(0);
+  const Vec3 along = glm::dot(n, nStart) < 0 ? -n : n;
+  return side > 0 ? along : -along;
+}
 
 // Whether a cloth point with a feature through it belongs back outside: it came through in this step
 // (it was outside at the step's start). A cloth already on the other side of a thin part (both sides
@@ -257,15 +301,19 @@ bool vertexTriangle(const Cloth& c, std::span<const Vec3> xStart, const Triangle
                     const FeatureContactSettings& s, Push& push) {
   if (const auto swept = sweptVertexTriangle(c, xStart, t, f, s, push)) return *swept;
   const Vec3 &a = c.x[t.v[0]], &b = c.x[t.v[1]], &d = c.x[t.v[2]];
-  Vec3 n = triangleNormal(a, b, d, Vec3(0));
-  if (std::abs(glm::dot(n, f.normal)) < kLeastFacing) return false;  // also a degenerate triangle (n = 0)
-  if (glm::dot(n, f.normal) < 0) n = -n;
   Vec3 bary;
   const Vec3 q = closestPointOnTriangle(f.p, a, b, d, bary);
+  const Vec3 qStart = bary.x * xStart[t.v[0]] + bary.y * xStart[t.v[1]] + bary.z * xStart[t.v[2]];
+  const Vec3 nNow = triangleNormal(a, b, d, Vec3(0));
+  const Vec3 n =
+      f.twoSided()
+          ? sideOfStart(nNow, triangleNormal(xStart[t.v[0]], xStart[t.v[1]], xStart[t.v[2]], Vec3(0)),
+                        qStart - f.p)
+          : facingOutward(nNow, f);
+  if (n == Vec3(0)) return false;
   const Real gap = glm::dot(q - f.p, n);
   if (gap >= s.thickness) return false;
   if (glm::length((q - f.p) - gap * n) > s.thickness) return false;  // beside the triangle, not over it
-  const Vec3 qStart = bary.x * xStart[t.v[0]] + bary.y * xStart[t.v[1]] + bary.z * xStart[t.v[2]];
   if (gap < 0 && !belongsOutside(f.p, qStart, n, s.thickness)) return false;
   return push(std::array<NodeIndex, 3>{t.v[0], t.v[1], t.v[2]}, std::array<Real, 3>{bary.x, bary.y, bary.z},
               n, s.thickness - gap);
@@ -280,11 +328,14 @@ bool edgeEdge(const Cloth& c, std::span<const Vec3> xStart, const ClothEdges& ed
   const Vec3 &a = c.x[e[0]], &b = c.x[e[1]];
   const auto [u, w] = closestSegmentParameters(a, b, f.p, f.q);
   if (!(u > 0 && u < 1 && w > 0 && w < 1)) return false;
-  Vec3 n = unitOr(glm::cross(b - a, f.q - f.p), Vec3(0));
-  if (std::abs(glm::dot(n, f.normal)) < kLeastFacing) return false;  // also parallel edges (n = 0)
-  if (glm::dot(n, f.normal) < 0) n = -n;
   const Vec3 onFeature = f.p + w * (f.q - f.p);
   const Vec3 point = a + u * (b - a), pointStart = xStart[e[0]] + u * (xStart[e[1]] - xStart[e[0]]);
+  const Vec3 nNow = unitOr(glm::cross(b - a, f.q - f.p), Vec3(0));  // zero: parallel edges
+  const Vec3 n = f.twoSided()
+                     ? sideOfStart(nNow, unitOr(glm::cross(xStart[e[1]] - xStart[e[0]], f.q - f.p), Vec3(0)),
+                                   pointStart - onFeature)
+                     : facingOutward(nNow, f);
+  if (n == Vec3(0)) return false;
   const Real gap = glm::dot(point - onFeature, n);
   if (gap >= s.thickness) return false;
   if (gap < 0 && !belongsOutside(onFeature, pointStart, n, s.thickness)) return false;

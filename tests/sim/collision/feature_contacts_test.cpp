@@ -102,6 +102,68 @@ TEST_CASE("feature_contacts: the vertices of a coarse ball stand out through the
     CHECK(glm::dot(coarse.vertexNormals[i], glm::normalize(coarse.vertices[i])) > 0.99);  // outward
 }
 
+namespace {
+
+// A pyramid without a base, 5 cm tall over a 4 cm square: an open surface (a hood, a game character's
+// ear) with its tip at the origin. Wound so that its normals point down and in (`inward`), as a mesh
+// file may.
+TriangleMesh openPyramid(bool inward) {
+  TriangleMesh m;
+  m.vertices = {Vec3(0), Vec3(-0.02, -0.05, -0.02), Vec3(0.02, -0.05, -0.02), Vec3(0.02, -0.05, 0.02),
+                Vec3(-0.02, -0.05, 0.02)};
+  for (NodeIndex k = 0; k < 4; ++k) {
+    const NodeIndex a = 1 + k, b = 1 + (k + 1) % 4;
+    m.triangles.push_back(inward ? Triangle{{0, a, b}} : Triangle{{0, b, a}});
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("feature_contacts: every vertex and folded edge of an open part is a two-sided feature") {
+  const Collider open = Collider::meshOf(std::make_shared<const CollisionMesh>(openPyramid(false)));
+  const ColliderFeatures f = sharpFeatures(open, curvatureThrough(0.034, 0.005), slopeThrough(0.034, 0.005));
+  CHECK(f.vertices.size() == 5);
+  CHECK(f.edges.size() == 8);  // the four rim edges and the four folds up to the tip
+  CHECK(std::all_of(f.vertexNormals.begin(), f.vertexNormals.end(),
+                    [](const Vec3& n) { return n == Vec3(0); }));
+  CHECK(std::all_of(f.edgeNormals.begin(), f.edgeNormals.end(), [](const Vec3& n) { return n == Vec3(0); }));
+  // A closed box beside it keeps its outward normals.
+  TriangleMesh both = makeBox(Vec3(1), Vec3(2));
+  const TriangleMesh hood = openPyramid(false);
+  const auto offset = static_cast<NodeIndex>(both.vertices.size());
+  both.vertices.insert(both.vertices.end(), hood.vertices.begin(), hood.vertices.end());
+  for (Triangle t : hood.triangles) {
+    for (NodeIndex& v : t.v) v += offset;
+    both.triangles.push_back(t);
+  }
+  const ColliderFeatures mixed = sharpFeatures(Collider::meshOf(std::make_shared<const CollisionMesh>(both)));
+  CHECK(std::count(mixed.vertexNormals.begin(), mixed.vertexNormals.end(), Vec3(0)) == 5);
+  CHECK(std::count(mixed.edgeNormals.begin(), mixed.edgeNormals.end(), Vec3(0)) == 8);
+  CHECK(mixed.vertices.size() == 13);
+}
+
+TEST_CASE(
+    "feature_contacts: the tip of an open surface keeps the cloth on the side it came from, either way") {
+  // A cloth triangle 4 mm over the tip at the step's start, 2 mm at its end: within the thickness, so
+  // it goes back to 5 mm over it, whichever way the surface is wound. Taken one-sided, the inward
+  // winding's tip "points" down, and the triangle was pushed down through it.
+  const Real thickness = FeatureContactSettings{}.thickness;
+  for (bool inward : {false, true}) {
+    INFO("inward " << inward);
+    const Collider hood = Collider::meshOf(std::make_shared<const CollisionMesh>(openPyramid(inward)));
+    Cloth c = triangleAt(0.002);
+    std::vector<Vec3> normals;
+    REQUIRE(resolve(c, triangleAt(0.004).x, hood, normals) > 0);
+    Vec3 bary;
+    CHECK(closestPointOnTriangle(Vec3(0), c.x[0], c.x[1], c.x[2], bary).y >= thickness - 1e-9);
+    // The same from below (the inside of the hood): the triangle stays below the tip.
+    Cloth under = triangleAt(-0.002);
+    REQUIRE(resolve(under, triangleAt(-0.004).x, hood, normals) > 0);
+    CHECK(closestPointOnTriangle(Vec3(0), under.x[0], under.x[1], under.x[2], bary).y <= -thickness + 1e-9);
+  }
+}
+
 TEST_CASE("feature_contacts: a box corner that came through a cloth triangle in this step is pushed back") {
   const Collider corner =
       Collider::box(Vec3(-0.5, -0.5, -0.5), Vec3(0.5));  // corner (0, 0, 0) under the triangle

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <random>
 
+#include "cloth/sim/collision/collision_mesh.h"
+#include "cloth/sim/collision/mesh_shapes.h"
 #include "cloth/sim/grid.h"
 
 using namespace cloth::sim;
@@ -57,6 +59,33 @@ TEST_CASE("intersections: nodes inside a ball and box edges through the cloth ar
   CHECK(
       audit.measure(cloth, std::vector{Collider::sphere(mid + Vec3(0, 0.2, 0), 0.15)}).colliderPenetrations ==
       0);
+}
+
+TEST_CASE("intersections: a node inside a closed mesh is counted, the same node by an open copy is not") {
+  // A ball of 10 cm whose top cap rises 1 cm through the cloth: only the middle node (the others are 5 cm
+  // off) is inside it, and the cap's edges pierce the cloth's triangles. The same ball with a triangle
+  // taken out of its bottom is an open, two-sided surface: the same edges, but no inside.
+  GridSpec spec = GridSpec::fromSpacing(11, 11, 0.05);
+  spec.orientation = Orientation::Horizontal;
+  spec.origin = Vec3(0, 0.5, 0);
+  const Cloth cloth = buildGrid(spec, 0.004);
+  const Vec3 centre = cloth.x[5 * 11 + 5] - Vec3(0, 0.09, 0);
+  const auto placed = [&](TriangleMesh m) {
+    Collider c = Collider::meshOf(std::make_shared<const CollisionMesh>(std::move(m)));
+    c.placement.origin = centre;
+    return c;
+  };
+  TriangleMesh ball = makeIcosphere(0.1, 3);
+  TriangleMesh open = ball;
+  const auto lowest = std::min_element(open.triangles.begin(), open.triangles.end(), [&](auto& a, auto& b) {
+    return open.vertices[a.v[0]].y < open.vertices[b.v[0]].y;
+  });
+  open.triangles.erase(lowest);
+  ContactAudit audit;
+  const int closedCount = audit.measure(cloth, std::vector{placed(ball)}).colliderPenetrations;
+  const int openCount = audit.measure(cloth, std::vector{placed(open)}).colliderPenetrations;
+  CHECK(openCount > 0);                 // the cap's edges through the cloth
+  CHECK(closedCount == openCount + 1);  // and the middle node inside the closed ball
 }
 
 TEST_CASE("intersections: the tree's count equals a count over every pair, on a crumpled cloth") {

@@ -26,7 +26,8 @@ namespace cloth::sim {
 inline constexpr Real kSharpAngle = 0.35;  // 20 degrees
 
 /// A collider's sharp (convex) vertices and edges, with outward unit normals, in the collider's own
-/// coordinates (a mesh's, before its placement). Smooth shapes (sphere, plane) have none.
+/// coordinates (a mesh's, before its placement). Smooth shapes (sphere, plane) have none. A zero normal
+/// marks a two-sided feature (on a mesh part that is not closed): the cloth keeps to the side it came from.
 struct ColliderFeatures {
   std::vector<Vec3> vertices;
   std::vector<Vec3> vertexNormals;
@@ -50,7 +51,8 @@ Real slopeThrough(Real keySpacing, Real thickness);
 /// meet at a convex angle over kSharpAngle, or turn by any angle faster than `curvature` (1/m, in the
 /// scene: a tip finer than the cloth's triangles, an ear or a nose, is made of edges each too blunt to
 /// be sharp), its open rims, and their end vertices; and its convex vertices whose faces fall away
-/// steeper than `slope` on average (slopeThrough).
+/// steeper than `slope` on average (slopeThrough). On a part that is not closed (closedParts) every vertex,
+/// and every edge folded either way past those limits, is a two-sided feature.
 ColliderFeatures sharpFeatures(const Collider& collider,
                                Real curvature = std::numeric_limits<Real>::infinity(),
                                Real slope = std::numeric_limits<Real>::infinity());
