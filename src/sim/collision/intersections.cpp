@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <utility>
 
 #include <glm/geometric.hpp>
@@ -37,6 +38,19 @@ void boxEdges(const Collider& c, std::vector<Segment>& out) {
   for (int i = 0; i < 8; ++i)
     for (int axis = 0; axis < 3; ++axis)
       if (!(i & (1 << axis))) out.push_back({corner(i), corner(i | (1 << axis))});
+}
+
+// Per triangle edge (3 t + k, from v[k] to v[k + 1]): whether it is the first on its edge, so that
+// each edge is counted once.
+std::vector<std::uint8_t> edgeOwners(const TriangleMesh& m) {
+  std::map<std::pair<NodeIndex, NodeIndex>, int> seen;
+  std::vector<std::uint8_t> owns(3 * m.triangles.size(), 0);
+  for (std::size_t t = 0; t < m.triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      const auto e = std::minmax(m.triangles[t].v[k], m.triangles[t].v[(k + 1) % 3]);
+      if (seen.try_emplace(e, 0).second) owns[3 * t + k] = 1;
+    }
+  return owns;
 }
 
 // A mesh's edges, each once, in its own coordinates.
@@ -125,20 +139,42 @@ void colliderEdges(const Collider& collider, std::vector<Segment>& out) {
 int ContactAudit::colliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders) {
   int count = 0;
   for (const Collider& c : colliders) {
-    edges_.clear();
-    if (c.shape == ColliderShape::Mesh && c.mesh) {  // a mesh's edges are sorted out once
-      auto [local, added] = meshEdges_.try_emplace(c.mesh);
-      if (added) local->second = meshEdges(c.mesh->mesh());
-      for (const Segment& e : local->second)
-        edges_.push_back({c.placement.apply(e.a), c.placement.apply(e.b)});
-    } else {
-      colliderEdges(c, edges_);
+    if (c.shape == ColliderShape::Mesh && c.mesh) {
+      count += nodesInsideMesh(cloth, c) + meshEdgesThroughCloth(cloth, c);
+      continue;
     }
-    const int inside =
-        c.shape == ColliderShape::Mesh && c.mesh ? nodesInsideMesh(cloth, c) : nodesInside(cloth, c);
-    count += inside + edgesThroughCloth(cloth, edges_, tree_);
+    edges_.clear();
+    colliderEdges(c, edges_);
+    count += nodesInside(cloth, c) + edgesThroughCloth(cloth, edges_, tree_);
   }
   return count;
+}
+
+// A mesh's edges through the cloth's triangles, each cloth triangle against the mesh triangles near it
+// through the mesh's own tree (in the mesh's coordinates: the placement keeps crossings). Walking the
+// mesh's edges through the cloth's tree instead took 50 ms a step on a 113,000-edge mesh.
+int ContactAudit::meshEdgesThroughCloth(const Cloth& cloth, const Collider& collider) {
+  const CollisionMesh& mesh = *collider.mesh;
+  auto [owners, added] = edgeOwners_.try_emplace(collider.mesh);
+  if (added) owners->second = edgeOwners(mesh.mesh());
+  const std::vector<std::uint8_t>& owns = owners->second;
+  const TriangleMesh& m = mesh.mesh();
+  int pierced = 0;
+  for (const Triangle& t : cloth.triangles) {
+    Vec3 q[3];
+    Aabb box;
+    for (int k = 0; k < 3; ++k) box.grow(q[k] = collider.placement.unapply(cloth.x[t.v[k]]));
+    if (!box.overlaps(mesh.bounds())) continue;
+    near_.clear();
+    mesh.trianglesNear(box, near_);
+    for (int f : near_)
+      for (int k = 0; k < 3; ++k) {
+        if (!owns[3 * static_cast<std::size_t>(f) + k]) continue;
+        const Triangle& tri = m.triangles[f];
+        if (crosses({m.vertices[tri.v[k]], m.vertices[tri.v[(k + 1) % 3]]}, q[0], q[1], q[2])) ++pierced;
+      }
+  }
+  return pierced;
 }
 
 // Nodes more than kPenetrationTolerance inside a mesh, by its winding number within kReach of its
@@ -154,16 +190,25 @@ int ContactAudit::nodesInsideMesh(const Cloth& cloth, const Collider& collider) 
   }
   int count = 0;
   const Aabb near = colliderBounds(collider, kPenetrationTolerance);
+  const CollisionMesh& mesh = *collider.mesh;
   for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
     const Vec3& x = cloth.x[i];
     if (cloth.kind[i] == NodeKind::Pinned || !near.contains(x)) continue;
+    NodeSide& side = sides.nodes[i];
+    if (side.known && glm::length(x - side.at) >= side.clear) {  // it may have crossed: did it?
+      if (mesh.firstCrossing(collider.placement.unapply(side.at), collider.placement.unapply(x)))
+        side.known = false;
+      else
+        side = {x, 0, true, side.inside};
+    }
+    if (side.known && !side.inside) continue;  // outside, and no surface crossed since
     const Real clear = std::abs(closestSurface(collider, x, kReach).distance);
     if (!(clear > kPenetrationTolerance && clear < kReach)) continue;  // on the surface, or far from it
-    NodeSide& side = sides.nodes[i];
-    if (!(side.clear > 0 && glm::length(x - side.at) < side.clear)) {
-      const Real w = collider.mesh->windingNumber(collider.placement.unapply(x));
-      side = {x, clear, std::abs(w) >= kInside};
+    if (!side.known) {
+      const Real w = mesh.windingNumber(collider.placement.unapply(x));
+      side.inside = std::abs(w) >= kInside;
     }
+    side = {x, clear, true, side.inside};
     count += side.inside ? 1 : 0;
   }
   return count;

@@ -83,6 +83,8 @@ class CollisionMesh {
   /// The closest point of the mesh to p no farther than maxDistance, with the pseudo-normal of the
   /// face, edge or vertex it lies on.
   std::optional<MeshPoint> closest(const Vec3& p, Real maxDistance) const;
+  /// The triangles whose boxes overlap `box` (mesh coordinates), through the mesh's tree.
+  void trianglesNear(const Aabb& box, std::vector<int>& out) const { tree_.overlapping(box, out); }
   /// The first triangle the segment a -> b crosses.
   std::optional<MeshPoint> firstCrossing(const Vec3& a, const Vec3& b) const;
   /// What a node that moved from a to b meets, from one walk of the tree: the first crossing if

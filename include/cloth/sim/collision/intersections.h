@@ -3,6 +3,7 @@
 // other, and cloth that passes through a collider. They count what a viewer would show as cloth
 // poking through, so a test can demand zero.
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <span>
@@ -54,11 +55,13 @@ class ContactAudit {
 
  private:
   /// Which side of a mesh a node was found on, by winding number, where, and how far from the surface
-  /// it was: moved less than that, it cannot have crossed, and the winding number (O(triangles)) is
-  /// not needed again.
+  /// it was: moved less than that, or along a path that crosses no triangle, it cannot have changed
+  /// side (the winding number changes only across the surface), and the winding number
+  /// (O(triangles)) is not needed again.
   struct NodeSide {
     Vec3 at{0};
-    Real clear = -1;  ///< m; negative: not known
+    Real clear = 0;  ///< m: how far from the surface it was at `at` (0: not measured there)
+    bool known = false;
     bool inside = false;
   };
   struct MeshSides {
@@ -68,11 +71,15 @@ class ContactAudit {
 
   int colliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders);
   int nodesInsideMesh(const Cloth& cloth, const Collider& collider);
+  int meshEdgesThroughCloth(const Cloth& cloth, const Collider& collider);
 
   AabbTree tree_;
   std::size_t builtFor_ = static_cast<std::size_t>(-1);
-  std::map<std::shared_ptr<const CollisionMesh>, std::vector<Segment>> meshEdges_;  ///< held: no reuse
-  std::vector<Segment> edges_;  ///< one collider's, in the world
+  /// Per mesh, per triangle edge (3 t + k): whether the edge is counted with this triangle (each edge
+  /// with the first triangle on it). Held: no reuse.
+  std::map<std::shared_ptr<const CollisionMesh>, std::vector<std::uint8_t>> edgeOwners_;
+  std::vector<Segment> edges_;  ///< an analytic collider's, in the world
+  std::vector<int> near_;       ///< mesh triangles near a cloth triangle
   std::map<std::shared_ptr<const CollisionMesh>, MeshSides> sides_;
 };
 
