@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <set>
 #include <utility>
 
 #include <glm/geometric.hpp>
@@ -43,13 +43,11 @@ void boxEdges(const Collider& c, std::vector<Segment>& out) {
 // Per triangle edge (3 t + k, from v[k] to v[k + 1]): whether it is the first on its edge, so that
 // each edge is counted once.
 std::vector<std::uint8_t> edgeOwners(const TriangleMesh& m) {
-  std::map<std::pair<NodeIndex, NodeIndex>, int> seen;
+  std::set<std::pair<NodeIndex, NodeIndex>> seen;
   std::vector<std::uint8_t> owns(3 * m.triangles.size(), 0);
   for (std::size_t t = 0; t < m.triangles.size(); ++t)
-    for (int k = 0; k < 3; ++k) {
-      const auto e = std::minmax(m.triangles[t].v[k], m.triangles[t].v[(k + 1) % 3]);
-      if (seen.try_emplace(e, 0).second) owns[3 * t + k] = 1;
-    }
+    for (int k = 0; k < 3; ++k)
+      owns[3 * t + k] = seen.insert(std::minmax(m.triangles[t].v[k], m.triangles[t].v[(k + 1) % 3])).second;
   return owns;
 }
 
