@@ -30,6 +30,11 @@ void addSceneOptions(CLI::App& app, AppOptions& o) {
          "Add a mesh collider from FILE (OBJ, PLY, STL, glTF, FBX, ...), repeatable; in the drape scene "
          "it replaces the table")
       ->allow_extra_args(false);
+  app.add_option(
+         "--collider-path", o.colliderPaths,
+         "Move collider I (0 first; --collider-mesh ones after the scene's) through offsets X,Y,Z (m) "
+         "at times T (s), straight between them: I:T,X,Y,Z/T,X,Y,Z/...; balls, capsules and planes")
+      ->allow_extra_args(false);
   app.add_option("--compare", o.compare,
                  "Compare mode: the same scene beside it with NAME=VALUE overridden, repeatable")
       ->allow_extra_args(false);

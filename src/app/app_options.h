@@ -21,6 +21,7 @@ struct AppOptions {
   std::vector<std::string> compare;                   ///< --compare NAME=VALUE: compare mode, overridden
   std::optional<std::filesystem::path> preset;        ///< applied before --set
   std::vector<std::filesystem::path> colliderMeshes;  ///< mesh colliders (in drape: instead of the table)
+  std::vector<std::string> colliderPaths;             ///< I:T,X,Y,Z/... (sim::setColliderPath)
   int width = 1280, height = 720;                     ///< window or offscreen size (pixels)
   bool headless = false;
   double seconds = 3.0;                         ///< headless: simulated seconds to render

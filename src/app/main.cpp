@@ -41,6 +41,11 @@ std::optional<cloth::config::Settings> initialSettings(const cloth::app::AppOpti
                 << "\n";
     }
   cloth::sim::useColliderMeshes(settings->scene, meshes);
+  for (const std::string& path : o.colliderPaths)
+    if (const std::string error = cloth::sim::setColliderPath(settings->scene, path); !error.empty()) {
+      std::cerr << "clothview: error: --collider-path: " << error << "\n";
+      return std::nullopt;
+    }
   cloth::config::Settings compared = *settings;
   if (const std::string error = cloth::app::applyOverrides(compared, o.compare); !error.empty()) {
     std::cerr << "clothview: error: --compare: " << error << "\n";

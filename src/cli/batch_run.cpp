@@ -55,6 +55,9 @@ config::Settings buildSettings(const CliOptions& o, std::ostream& err) {
     err << "clothsim: mesh '" << o.colliderMeshes[i].string() << "': " << meshes[i]->kindText() << "\n";
   }
   sim::useColliderMeshes(s->scene, meshes);
+  for (const std::string& path : o.colliderPaths)
+    if (const std::string error = sim::setColliderPath(s->scene, path); !error.empty())
+      throw BadInput{"--collider-path: " + error};
   return *s;
 }
 

@@ -61,6 +61,11 @@ void addOptions(CLI::App& app, CliOptions& o, std::vector<std::string>& drags, b
          "it replaces the table (placed by collider_fit, collider_scale, collider_offset)")
       ->allow_extra_args(false);
   app.add_option(
+         "--collider-path", o.colliderPaths,
+         "Move collider I (0 first; --collider-mesh ones after the scene's) through offsets X,Y,Z (m) "
+         "at times T (s), straight between them: I:T,X,Y,Z/T,X,Y,Z/...; balls, capsules and planes")
+      ->allow_extra_args(false);
+  app.add_option(
          "--drag", drags,
          "Pull key node ROW,COL toward the point X,Y,Z (m) from T0 to T1 (s), then let go; repeatable")
       ->allow_extra_args(false);

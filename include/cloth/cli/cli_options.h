@@ -26,6 +26,7 @@ struct CliOptions {
   std::optional<std::filesystem::path> exportDir;
   std::optional<std::filesystem::path> pc2Path;       ///< point cache of the exported frames
   std::vector<std::filesystem::path> colliderMeshes;  ///< mesh colliders to add
+  std::vector<std::string> colliderPaths;             ///< I:T,X,Y,Z/... (sim::setColliderPath)
   int every = 0;                                      ///< export every K steps; 0 = one frame per 1/30 s
   std::optional<std::string> statsPath;               ///< "-" for standard output
   std::optional<std::filesystem::path> seriesPath;    ///< CSV: one row per exported frame

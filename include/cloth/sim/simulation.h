@@ -101,7 +101,7 @@ class Simulation {
 
  private:
   bool hasNode(NodeIndex node) const;
-  int handleSubsteps() const;
+  int motionSubsteps() const;
   void guardedSubstep(Real h);
   void substep(Real h);
   void syncMass();
@@ -116,21 +116,25 @@ class Simulation {
   int collideWithMesh(const Collider& collider, Friction friction);
   enum class MeshNodeContact { None, Resting, Pushed };
   MeshNodeContact collideNodeWithMesh(NodeIndex node, const Collider& collider, Friction friction);
-  int collideWithShape(const Collider& collider, Friction friction);
+  int collideWithShape(std::size_t index, Friction friction);
+  void sweepNode(NodeIndex node, const Collider& collider, const Vec3& move, Real thickness);
   int collideWithFeatures(Friction friction);
   void findFeaturePairs();
   void noteFeatureMoves();
-  bool respond(NodeIndex node, const SurfacePoint& s, Real mu, Real thickness);
+  bool respond(NodeIndex node, const SurfacePoint& s, Real mu, Real thickness,
+               const Vec3& colliderMove = Vec3(0));
   void placeFeatures();
   bool featuresStale() const;
-  void placePoles(Real t);
+  void placeMovingColliders(Real t);
   void refitTree(Real margin);
   void collideWithSelf(Real h);
 
   Cloth cloth_;
   SimParams params_;
   std::vector<Collider> colliders_;
-  std::vector<Collider> anchoredColliders_;  ///< as given: poles where they are at t = 0
+  std::vector<Collider> anchoredColliders_;  ///< as given: poles and paths where they are at t = 0
+  std::vector<Collider> collidersAtStart_;   ///< where the colliders were when the sub-step began
+  Real substepLength_ = 1;                   ///< of the sub-step under way (s)
   Kinematics kinematics_;
   AabbTree tree_;
   Real time_ = 0;

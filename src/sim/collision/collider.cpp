@@ -64,7 +64,18 @@ Collider Collider::capsule(const Vec3& a, const Vec3& b, Real radius) {
 bool sameCollider(const Collider& a, const Collider& b) {
   return a.shape == b.shape && a.center == b.center && a.radius == b.radius && a.normal == b.normal &&
          a.halfLength == b.halfLength && a.halfExtents == b.halfExtents && a.mesh == b.mesh &&
-         a.pole == b.pole && a.friction == b.friction;
+         a.pole == b.pole && a.friction == b.friction && a.path == b.path;
+}
+
+bool canFollowPath(ColliderShape shape) {
+  return shape == ColliderShape::Sphere || shape == ColliderShape::Capsule || shape == ColliderShape::Plane;
+}
+
+Collider placedOnPath(const Collider& c, Real t) {
+  if (c.path.empty() || !canFollowPath(c.shape)) return c;
+  Collider placed = c;
+  placed.center += c.path.offsetAt(t);
+  return placed;
 }
 
 Real poleContactThickness(Real keySpacing, Real thickness) {

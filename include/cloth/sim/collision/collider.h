@@ -8,6 +8,7 @@
 #include <span>
 
 #include "cloth/sim/collision/aabb.h"
+#include "cloth/sim/collision/collider_path.h"
 #include "cloth/sim/collision/collision_mesh.h"
 #include "cloth/sim/kinematics.h"
 #include "cloth/sim/parallel.h"
@@ -17,7 +18,8 @@ namespace cloth::sim {
 
 enum class ColliderShape { Sphere, Plane, Box, Mesh, Capsule };
 
-/// A static rigid obstacle. Which fields matter depends on the shape.
+/// A rigid obstacle, standing still or moved along a scripted path. Which fields matter depends on the
+/// shape.
 struct Collider {
   ColliderShape shape = ColliderShape::Sphere;
   Vec3 center{0};                             ///< sphere or box centre, or a point on the plane (m)
@@ -29,6 +31,7 @@ struct Collider {
   MeshPlacement placement;                    ///< where the mesh is (placeMesh sets it)
   bool pole = false;   ///< a capsule through the cloth's pinned column: a flag's pole (placePole)
   Real friction = -1;  ///< Coulomb coefficient against this collider; < 0: the scene's `friction`
+  ColliderPath path;   ///< how it moves from here over time (spheres, capsules, planes); empty: still
 
   /// The Coulomb coefficient of contacts with this collider under the given settings.
   Real frictionWith(const CollisionSettings& s) const { return friction >= 0 ? friction : s.friction; }
@@ -44,8 +47,16 @@ struct Collider {
   Vec3 axisEnd() const { return center + halfLength * normal; }
 };
 
-/// Whether two colliders are the same obstacle: the same shape, sizes, place, mesh (the same object),
-/// pole flag and friction. A mesh's placement is not compared: placeMeshes derives it from the settings.
+/// Whether a collider of this shape may follow a path: the smooth analytic ones. Boxes and meshes carry
+/// sharp features found where they stand (feature_contacts.h), so they stand still.
+bool canFollowPath(ColliderShape shape);
+
+/// The collider where its path puts it at time t (s); a collider without a path as it is.
+Collider placedOnPath(const Collider& c, Real t);
+
+/// Whether two colliders are the same obstacle: the same shape, sizes, place, path, mesh (the same
+/// object), pole flag and friction. A mesh's placement is not compared: placeMeshes derives it from the
+/// settings.
 bool sameCollider(const Collider& a, const Collider& b);
 
 /// Where a mesh goes by the collision settings: with `meshFit`, scaled so its largest side is

@@ -52,6 +52,11 @@ void useKangStep(Scene& scene);
 /// Adds mesh colliders to the scene; in the drape scene they replace its table.
 void useColliderMeshes(Scene& scene, const std::vector<std::shared_ptr<const CollisionMesh>>& meshes);
 
+/// Moves the scene's collider number I (0 first, meshes from useColliderMeshes after the scene's own)
+/// along a path, from `spec` written `I:T,X,Y,Z/T,X,Y,Z/...` (parsePath). Returns why it cannot, or
+/// an empty string: no such collider, a box or mesh (they stand still: canFollowPath), a bad path.
+std::string setColliderPath(Scene& scene, std::string_view spec);
+
 /// Builds the cloth of a scene (throws std::invalid_argument for an invalid grid) and its simulation.
 Simulation instantiate(const Scene& scene);
 
