@@ -113,6 +113,9 @@ std::string stateJson(const ViewerState& s, const view::Viewport& window, float 
       const sim::Aabb b = sim::colliderBounds(k, 0);
       c["lo"] = {b.lo.x, b.lo.y, b.lo.z};
       c["hi"] = {b.hi.x, b.hi.y, b.hi.z};
+      c["center"] = {k.center.x, k.center.y, k.center.z};
+      const auto px = view::projectToWindow(s.camera, window, glm::vec3(k.center));
+      c["screen"] = px ? nlohmann::json::array({px->x + left, px->y}) : nlohmann::json(nullptr);
     }
     j["colliders"].push_back(c);
   }

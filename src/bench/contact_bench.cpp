@@ -109,7 +109,7 @@ std::vector<ContactRow> contactRows(bool quick) {
        {drag(0, 0, sim::Vec3(0.4, 0.05, 0.4), 1, 2)},
        4},
       {"64^2 cloth dropped over a 0.5 m box", clothOverBox(), {}, 3},
-      {"ball-hit: curtain 32^2 struck by a 0.1 m ball at 10 m/s, held 1 s, withdrawn",
+      {"curtain 32^2 struck by a 0.1 m ball at 10 m/s (ball-hit), held 1 s, withdrawn",
        *sim::findScene("ball-hit"),
        {},
        4},

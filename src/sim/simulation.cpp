@@ -84,10 +84,14 @@ void Simulation::step() {
   workers_.resize(params_.solver.threads);
   placeMeshes(colliders_, params_.collision);  // collider_offset and collider_scale may have changed
   if (featuresStale()) placeFeatures();
+  heldFrom_.resize(colliders_.size(), Vec3(0));
+  heldTo_.resize(colliders_.size(), Vec3(0));
+  stepStart_ = time_;
   const int substeps = std::max({1, params_.solver.substeps, motionSubsteps()});
   report_.substeps = substeps;
   const Real h = params_.solver.h / substeps;
   for (int i = 0; i < substeps; ++i) guardedSubstep(h);
+  heldFrom_ = heldTo_;  // the colliders the viewer holds are where it asked
 }
 
 // Sub-steps that keep every dragged node and every collider on a path within kHandleStride key
@@ -95,9 +99,12 @@ void Simulation::step() {
 // whole steps, its sweep carrying nodes 5 spacings from neighbours it had not reached.
 int Simulation::motionSubsteps() const {
   Real move = kinematics_.farthestHandleMove(cloth_, params_.solver.h, params_.maxHandleSpeed);
-  for (const Collider& c : anchoredColliders_)
+  for (std::size_t i = 0; i < anchoredColliders_.size(); ++i) {
+    const Collider& c = anchoredColliders_[i];
     if (!c.path.empty())
       move = std::max(move, glm::length(c.path.offsetAt(time_ + params_.solver.h) - c.path.offsetAt(time_)));
+    if (i < heldTo_.size()) move = std::max(move, glm::length(heldTo_[i] - heldFrom_[i]));
+  }
   const Real stride = kHandleStride * keySpacing(cloth_);
   if (!(move > stride)) return 1;
   return static_cast<int>(std::min<Real>(std::ceil(move / stride), kMostHandleSubsteps));
@@ -347,7 +354,7 @@ int Simulation::collideWithShape(std::size_t index, Friction friction) {
   const CollisionSettings& c = params_.collision;
   candidates_.clear();
   const Real offset = collider.pole ? poleContactThickness(keySpacing(cloth_), c.thickness) : c.thickness;
-  const Vec3 move = collider.path.empty() || index >= collidersAtStart_.size()
+  const Vec3 move = !movable(index) || index >= collidersAtStart_.size()
                         ? Vec3(0)
                         : collider.center - collidersAtStart_[index].center;
   Aabb reach = colliderBounds(collider, restingReach(offset));
@@ -469,14 +476,41 @@ void Simulation::findFeaturePairs() {
 }
 
 // A pole goes where the pins are at time t, as thick as the cloth round it allows (placePole); a
-// collider with a path where the path puts it (placedOnPath).
+// collider with a path where the path puts it (placedOnPath), then where the viewer holds it
+// (moveCollider), on the straight line over the step from where it held it before.
 void Simulation::placeMovingColliders(Real t) {
   const Real spacing = keySpacing(cloth_), thickness = params_.collision.thickness;
   for (std::size_t i = 0; i < colliders_.size(); ++i)
-    if (anchoredColliders_[i].pole)
+    if (anchoredColliders_[i].pole) {
       colliders_[i] = placePole(anchoredColliders_[i], kinematics_.motion, t, spacing, thickness);
-    else if (!anchoredColliders_[i].path.empty())
+    } else if (movable(i)) {
       colliders_[i] = placedOnPath(anchoredColliders_[i], t);
+      colliders_[i].center += heldOffsetAt(i, t);
+    }
+}
+
+Vec3 Simulation::heldOffsetAt(std::size_t index, Real t) const {
+  if (index >= heldTo_.size() || index >= heldFrom_.size()) return Vec3(0);
+  const Real s = std::clamp((t - stepStart_) / params_.solver.h, Real(0), Real(1));
+  return heldFrom_[index] + s * (heldTo_[index] - heldFrom_[index]);
+}
+
+bool Simulation::movable(std::size_t index) const {
+  return index < anchoredColliders_.size() && !anchoredColliders_[index].pole &&
+         canFollowPath(anchoredColliders_[index].shape);
+}
+
+bool Simulation::moveCollider(std::size_t index, const Vec3& offset) {
+  if (!movable(index) || !std::isfinite(offset.x) || !std::isfinite(offset.y) || !std::isfinite(offset.z))
+    return false;
+  heldFrom_.resize(colliders_.size(), Vec3(0));
+  heldTo_.resize(colliders_.size(), Vec3(0));
+  heldTo_[index] = offset;
+  return true;
+}
+
+Vec3 Simulation::colliderOffset(std::size_t index) const {
+  return index < heldTo_.size() ? heldTo_[index] : Vec3(0);
 }
 
 // Sharp corners and edges, and where a smooth mesh curves too tightly for the cloth's key spacing to
@@ -558,6 +592,8 @@ void Simulation::setColliders(std::vector<Collider> colliders) {
     return;
   colliders_ = std::move(colliders);
   anchoredColliders_ = colliders_;
+  heldFrom_.clear();
+  heldTo_.clear();
   placeMovingColliders(time_);
   placeMeshes(colliders_, params_.collision);
   placeFeatures();

@@ -23,11 +23,12 @@ constexpr std::array<KeyBinding, 14> kBindings = {{
     {'Q', "Q", Command::Quit, "quit"},
 }};
 
-constexpr std::array<GestureHelp, 8> kGestures = {{
+constexpr std::array<GestureHelp, 9> kGestures = {{
     {"left-drag on the cloth", "drag the node under the cursor (in the plane facing you)"},
     {"  hold Shift while dragging", "only up and down: along the vertical through the node"},
     {"  hold Ctrl while dragging", "only across: in the level plane through the node, at its height"},
     {"Shift + left-click", "pin / unpin the node under the cursor"},
+    {"Ctrl + left-drag on a ball or rod", "move it (in the plane facing you); it pushes the cloth"},
     {"left-drag on empty space", "orbit the camera"},
     {"right- or middle-drag", "pan"},
     {"wheel", "zoom"},

@@ -1,5 +1,8 @@
 #include "cloth/view/input_controller.h"
 
+#include <span>
+#include <utility>
+
 namespace cloth::view {
 namespace {
 
@@ -11,6 +14,32 @@ std::optional<sim::NodeIndex> pickNode(glm::vec2 cursor, InputTarget target, con
       nearestOnScreen(target.camera, viewport, target.simulation.cloth().x, cursor, kGrabRadius);
   if (near) return static_cast<sim::NodeIndex>(*near);
   return std::nullopt;
+}
+
+// The nearest movable collider (a ball or rod: sim::canFollowPath, not a pole, not the ground) the ray
+// meets, and where: marched along the ray by the distance to each surface (it never oversteps one).
+std::optional<std::pair<std::size_t, sim::Vec3>> pickCollider(const sim::Ray& ray,
+                                                              std::span<const sim::Collider> colliders) {
+  constexpr int kMostMarches = 200;
+  constexpr sim::Real kFarthest = 100, kClose = 1e-5;  // m
+  std::optional<std::pair<std::size_t, sim::Vec3>> best;
+  sim::Real bestT = kFarthest;
+  for (std::size_t i = 0; i < colliders.size(); ++i) {
+    const sim::Collider& c = colliders[i];
+    if (c.pole || c.shape == sim::ColliderShape::Plane || !sim::canFollowPath(c.shape)) continue;
+    sim::Real t = 0;
+    for (int k = 0; k < kMostMarches && t < bestT; ++k) {
+      const sim::Vec3 p = ray.origin + t * ray.direction;
+      const sim::Real d = sim::closestSurface(c, p).distance;
+      if (d < kClose) {
+        best = {i, p};
+        bestT = t;
+        break;
+      }
+      t += d;
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -47,6 +76,7 @@ void InputController::press(const InputEvent& e, InputTarget target, const Viewp
     gesture_ = Gesture::Pan;
     return;
   }
+  if ((e.mods & kControl) && pressOnCollider(e, target, viewport)) return;
   sim::Simulation& s = target.simulation;
   const std::optional<sim::NodeIndex> node = pickNode(e.value, target, viewport);
   if (node && (e.mods & kShift)) {  // Shift+click: pin or unpin
@@ -61,6 +91,19 @@ void InputController::press(const InputEvent& e, InputTarget target, const Viewp
     return;
   }
   gesture_ = Gesture::Orbit;
+}
+
+// Ctrl + left-press on a ball or rod: it follows the cursor in the plane facing the camera through
+// where it was grabbed (Simulation::moveCollider), sweeping the cloth before it.
+bool InputController::pressOnCollider(const InputEvent& e, InputTarget target, const Viewport& viewport) {
+  const auto hit = pickCollider(cursorRay(target.camera, viewport, e.value), target.simulation.colliders());
+  if (!hit) return false;
+  gesture_ = Gesture::MoveCollider;
+  collider_ = hit->first;
+  colliderGrab_ = hit->second;
+  colliderOffset_ = target.simulation.colliderOffset(collider_);
+  dragPlane_ = cameraFacingPlane(target.camera, colliderGrab_);
+  return true;
 }
 
 void InputController::release(InputTarget target) {
@@ -87,6 +130,10 @@ void InputController::move(glm::vec2 cursor, int mods, InputTarget target, const
         target.simulation.setHandleTarget(dragged_, *goal);
       break;
     }
+    case Gesture::MoveCollider:
+      if (auto p = intersect(cursorRay(target.camera, viewport, cursor), dragPlane_))
+        target.simulation.moveCollider(collider_, colliderOffset_ + (*p - colliderGrab_));
+      break;
     case Gesture::Orbit:
       target.camera.orbit(delta.x, delta.y, glm::vec2(viewport.width, viewport.height));
       break;

@@ -59,6 +59,9 @@ if "contacts" in d:
   yanked = [r for name, r in contacts.items() if "pulled off the table" in name]
   assert len(pressed) == 1 and pressed[0]["sim_seconds"] >= 2.5, pressed
   assert len(yanked) == 1 and yanked[0]["sim_seconds"] > 3.1, yanked
+  struck = [r for name, r in contacts.items() if "(ball-hit)" in name]  # through the strike (1-1.07 s)
+  assert len(struck) == 1 and struck[0]["sim_seconds"] > 1.1, struck
+  assert struck[0]["max_collider_penetrations"] == 0 and struck[0]["max_self_intersections"] == 0, struck
 # Convergence: the flag's reference is one two integrators agree on (within 5 % in frequency), and the
 # default's rows are there with finite values. Whether the default meets its targets is issue #38's:
 # the bench prints it; this test does not yet require it.

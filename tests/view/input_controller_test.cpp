@@ -152,3 +152,35 @@ TEST_CASE("input_controller: cancel forgets a drag whose simulation was rebuilt"
   f.send({InputEvent::cursorMove({10, 10}), InputEvent::mouseButton(MouseButton::Left, false, 0, {10, 10})});
   CHECK(f.simulation.handles().empty());
 }
+
+TEST_CASE(
+    "input_controller: Ctrl + left-drag on the ball moves it with the cursor; the cloth and the ground "
+    "stay") {
+  const sim::Scene scene = *sim::findScene("ball");
+  sim::Simulation simulation = sim::instantiate(scene);
+  OrbitCamera camera = sceneCamera(scene, kViewport.aspect(), 0);
+  InputController input;
+  auto send = [&](std::vector<InputEvent> events) {
+    input.handle(events, {simulation, camera}, kViewport, {});
+  };
+  const sim::Vec3 centre = simulation.colliders()[0].center;
+  const glm::vec2 at = *projectToWindow(camera, kViewport, glm::vec3(centre));
+  send({InputEvent::mouseButton(MouseButton::Left, true, kControl, at)});
+  REQUIRE(input.movedCollider() == std::optional<std::size_t>(0));
+  CHECK_FALSE(input.dragged().has_value());
+  send({InputEvent::cursorMove(at + glm::vec2(0, -100))});  // 100 px up
+  CHECK(simulation.colliderOffset(0).y > 0.05);
+  simulation.step();
+  CHECK(simulation.colliders()[0].center.y > centre.y + 0.05);  // there after one step
+  send({InputEvent::mouseButton(MouseButton::Left, false, 0, at)});
+  CHECK_FALSE(input.movedCollider().has_value());
+  simulation.step();
+  CHECK(simulation.colliders()[0].center.y > centre.y + 0.05);  // and stays where it was let go
+  // Ctrl over the sky orbits as before; the ground is not picked (planes are not grabbed).
+  const float yaw = camera.yaw;
+  send({InputEvent::mouseButton(MouseButton::Left, true, kControl, glm::vec2(kViewport.width - 5, 5))});
+  CHECK_FALSE(input.movedCollider().has_value());
+  send({InputEvent::cursorMove(glm::vec2(kViewport.width - 105, 5))});
+  CHECK(camera.yaw != yaw);
+  send({InputEvent::mouseButton(MouseButton::Left, false, 0, glm::vec2(0))});
+}

@@ -76,6 +76,14 @@ class Simulation {
   /// New colliders, their meshes placed by params().collision (as every step places them again). The
   /// same colliders as now (sameCollider) change nothing: the viewer hands them over every frame.
   void setColliders(std::vector<Collider> colliders);
+  /// Moves collider `index` (a ball, capsule or plane: canFollowPath; not a flag's pole) so that at the
+  /// end of the next step it stands `offset` (m) from where the scene and its path put it: the viewer's
+  /// Ctrl-drag. The step carries it there continuously (the cloth is swept, never jumped over), in
+  /// sub-steps if it moves far. Kept until changed; new colliders (setColliders) start at 0. Returns
+  /// whether the collider can be moved.
+  bool moveCollider(std::size_t index, const Vec3& offset);
+  /// The offset moveCollider last asked of collider `index` (0 if none).
+  Vec3 colliderOffset(std::size_t index) const;
   /// How often the colliders' sharp features were found (placeFeatures), for tests and benchmarks.
   long long featureSearches() const { return featureSearches_; }
   Real time() const { return time_; }
@@ -126,6 +134,8 @@ class Simulation {
   void placeFeatures();
   bool featuresStale() const;
   void placeMovingColliders(Real t);
+  Vec3 heldOffsetAt(std::size_t index, Real t) const;
+  bool movable(std::size_t index) const;
   void refitTree(Real margin);
   void collideWithSelf(Real h);
 
@@ -134,6 +144,8 @@ class Simulation {
   std::vector<Collider> colliders_;
   std::vector<Collider> anchoredColliders_;  ///< as given: poles and paths where they are at t = 0
   std::vector<Collider> collidersAtStart_;   ///< where the colliders were when the sub-step began
+  std::vector<Vec3> heldFrom_, heldTo_;      ///< per collider: moveCollider's offset before / after the step
+  Real stepStart_ = 0;                       ///< when the step under way began (s)
   Real substepLength_ = 1;                   ///< of the sub-step under way (s)
   Kinematics kinematics_;
   AabbTree tree_;

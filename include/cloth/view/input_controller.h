@@ -38,11 +38,16 @@ class InputController {
   std::optional<sim::NodeIndex> dragged() const {
     return gesture_ == Gesture::DragNode ? std::optional(dragged_) : std::nullopt;
   }
+  /// The collider being moved (Ctrl + left-drag on a ball or rod), if a move is in progress.
+  std::optional<std::size_t> movedCollider() const {
+    return gesture_ == Gesture::MoveCollider ? std::optional(collider_) : std::nullopt;
+  }
   /// How the drag in progress follows the cursor (the keys held at the last cursor move).
   DragConstraint dragConstraint() const { return constraint_; }
 
  private:
-  enum class Gesture { None, DragNode, Orbit, Pan };
+  enum class Gesture { None, DragNode, MoveCollider, Orbit, Pan };
+  bool pressOnCollider(const InputEvent& e, InputTarget target, const Viewport& viewport);
   void press(const InputEvent& e, InputTarget target, const Viewport& viewport);
   void release(InputTarget target);
   void move(glm::vec2 cursor, int mods, InputTarget target, const Viewport& viewport);
@@ -53,6 +58,10 @@ class InputController {
   sim::NodeIndex dragged_ = -1;
   DragPlane dragPlane_;  ///< facing the camera, through where the current constraint began
   DragConstraint constraint_ = DragConstraint::CameraPlane;
+  // The collider being moved: which, where the cursor grabbed it, and its offset then.
+  std::size_t collider_ = 0;
+  sim::Vec3 colliderGrab_{0};
+  sim::Vec3 colliderOffset_{0};
 };
 
 }  // namespace cloth::view

@@ -75,3 +75,34 @@ TEST_CASE("collider_path: a ball that crosses a cloth in one step carries it rat
   }
   CHECK(carried > 0);
 }
+
+TEST_CASE(
+    "collider_path: a ball the viewer moves through the cloth in one step carries it, and stays there") {
+  // moveCollider (the viewer's Ctrl-drag) as fast as a mouse goes: 0.5 m in one 1/60 s step.
+  Scene s = *findScene("free-fall");
+  s.grid.origin = Vec3(-0.25, 0, -0.25);
+  s.grid.width = s.grid.height = 0.5;
+  s.params.gravity = Vec3(0);
+  s.params.collision.selfCollision = false;
+  s.colliders = {Collider::sphere(Vec3(0, -0.23, 0), 0.02), Collider::plane(Vec3(0, -1, 0), Vec3(0, 1, 0))};
+  Simulation sim = instantiate(s);
+  CHECK(sim.moveCollider(1, Vec3(0, 1, 0)));  // a plane may move too
+  CHECK(sim.moveCollider(1, Vec3(0)));
+  CHECK_FALSE(sim.moveCollider(2, Vec3(0, 1, 0)));  // no such collider
+  CHECK_FALSE(sim.moveCollider(0, Vec3(0, std::nan(""), 0)));
+  REQUIRE(sim.moveCollider(0, Vec3(0, 0.5, 0)));
+  sim.step();
+  REQUIRE(sim.colliders()[0].center.y == Approx(0.27));
+  int carried = 0;
+  for (const Vec3& x : sim.cloth().x) {
+    CHECK(glm::length(x - sim.colliders()[0].center) >= 0.02);
+    if (std::hypot(x.x, x.z) < 0.02) {
+      CHECK(x.y > 0.1);
+      ++carried;
+    }
+  }
+  CHECK(carried > 0);
+  sim.step();
+  CHECK(sim.colliders()[0].center.y == Approx(0.27));
+  CHECK(sim.colliderOffset(0).y == Approx(0.5));
+}
