@@ -347,8 +347,9 @@ void Simulation::backOffIfStuck(int heldNodes) {
 }
 
 // Every node in reach of an analytic collider (sphere, plane, box, capsule), found through the cloth's
-// tree. A collider that moved in this step (a path) first carries the nodes it swept over on its
-// surface (sweepNode), then pushes and rubs as one standing still would, seen from the collider.
+// tree. A collider that moved in this step (a path, or the viewer's Ctrl-drag) first carries the nodes it
+// swept over on its surface (sweepNode), then pushes and rubs as one standing still would, seen from the
+// collider.
 int Simulation::collideWithShape(std::size_t index, Friction friction) {
   const Collider& collider = colliders_[index];
   const CollisionSettings& c = params_.collision;
