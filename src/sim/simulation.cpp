@@ -42,6 +42,9 @@ constexpr int kMostStretchRounds = 24;
 // can undo each other for several rounds: a yank off the table (friction 0.55) ended a step at strain
 // 0.69 after 6 rounds, each taking back a little of the last one's stretch; 8 end it at 0.100.
 constexpr int kSelfImpactRounds = 8;
+// How fast a node that touched a collider in the last step may still approach it (in g h, the speed
+// gravity gives in a step) to rest on it in the implicit solve (Simulation::restOnLastTouches).
+constexpr Real kRestingApproach = 2;
 // A dragged node moves at most this many key spacings a sub-step: the contacts follow straight paths
 // over a sub-step, and cloth yanked 4 spacings a step off the table (the handle at 8 m/s) cut its
 // corners: strain 2.8 in whole steps; 0.23-0.42 over five frictions at a spacing a sub-step, 0.12-0.30
@@ -59,7 +62,11 @@ Real featureScale(const Collider& c) {
 Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> colliders)
     : cloth_(std::move(cloth)), params_(params), colliders_(std::move(colliders)) {
   const std::size_t n = cloth_.nodeCount();
-  for (auto* scratch : {&force_, &xStart_, &vStart_, &xBeforeLimit_, &contactNormal_}) scratch->resize(n);
+  for (auto* scratch : {&force_, &xStart_, &vStart_, &xBeforeLimit_, &contactNormal_, &touchNormal_})
+    scratch->resize(n);
+  contactFriction_.assign(n, -1);
+  touchFriction_.assign(n, 0);
+  resting_.resize(n);
   visitStamp_.assign(n, 0);
   kinematics_.anchor = cloth_.x;
   // Split at rest, the leaves and every node above them are patches of the grid, which the
@@ -157,6 +164,7 @@ void Simulation::substep(Real h) {
   const MaterialSettings& m = params_.material;
   kinematics_.prescribeVelocities(cloth_, time_, h, params_.maxHandleSpeed, m.tethers ? 1 + m.tau : 0);
   substepLength_ = h;
+  restOnLastTouches(h);
   placeMovingColliders(time_);  // a retried sub-step (guardedSubstep) starts where the colliders were
   collidersAtStart_ = colliders_;
   placeMovingColliders(time_ + h);
@@ -185,6 +193,7 @@ void Simulation::integrate(Real h) {
   }
   const Real theta = std::clamp(s.theta, 0.5, 1.0);
   applyThetaStep(cloth_, implicitVelocityChange(theta * h), h, theta);
+  if (s.integrator == Integrator::ImplicitCG) settleResting(resting_, cloth_.v);  // theta < 1 overshoots
 }
 
 // The backward-Euler velocity change of a step of length h by the chosen implicit solver.
@@ -197,7 +206,7 @@ std::span<const Vec3> Simulation::implicitVelocityChange(Real h) {
     Multigrid* mg =
         s.solver == LinearSolver::Multigrid ? &converged_.prepare(cloth_, graph_, h, damping) : nullptr;
     report_.cgIterations += sim::implicitVelocityChange(cloth_, k, h, damping, force_, s.cgMaxIterations,
-                                                        s.cgTolerance, cgWork_, mg, &workers_)
+                                                        s.cgTolerance, cgWork_, mg, &workers_, resting_)
                                 .iterations;
     return cgWork_.dv;
   }
@@ -282,12 +291,46 @@ void Simulation::refitTree(Real margin) {
 int Simulation::collide(Friction friction) {
   std::fill(contactNormal_.begin(), contactNormal_.end(), Vec3(0));
   if (colliders_.empty()) return 0;
+  std::fill(contactFriction_.begin(), contactFriction_.end(), Real(-1));
   int moved = 0;
   refitTree(0);
   for (std::size_t i = 0; i < colliders_.size(); ++i)
     moved += colliders_[i].shape == ColliderShape::Mesh ? collideWithMesh(colliders_[i], friction)
                                                         : collideWithShape(i, friction);
-  return moved + collideWithFeatures(friction);
+  moved += collideWithFeatures(friction);
+  noteTouches();
+  return moved;
+}
+
+// The nodes a contact pass found on a collider, for the next step's solve (restOnLastTouches). A node
+// on a sharp feature alone gets the least friction of the colliders with features.
+void Simulation::noteTouches() {
+  Real featureFriction = -1;
+  for (std::size_t i = 0; i < colliders_.size(); ++i)
+    if (!features_[i].empty()) {
+      const Real mu = colliders_[i].frictionWith(params_.collision);
+      featureFriction = featureFriction < 0 ? mu : std::min(featureFriction, mu);
+    }
+  for (std::size_t n = 0; n < cloth_.nodeCount(); ++n) {
+    if (contactNormal_[n] == Vec3(0)) continue;
+    touchNormal_[n] = contactNormal_[n];
+    touchFriction_[n] = std::max(Real(0), contactFriction_[n] >= 0 ? contactFriction_[n] : featureFriction);
+  }
+}
+
+// The nodes the last step's contact passes found on a collider rest on it in this step's implicit solve
+// (resting_contacts.h), which decides whether they stick. A node still coming at it faster than
+// kRestingApproach g h is an impact, left to the contact pass: stopped inside the solve, the flag
+// slapping onto its pole stretched a spring to 0.42 for a step, the sheet landing on Sydney's hair to
+// 0.14.
+void Simulation::restOnLastTouches(Real h) {
+  for (std::size_t n = 0; n < cloth_.nodeCount(); ++n) {
+    const Vec3& normal = touchNormal_[n];
+    const bool resting = normal != Vec3(0) && cloth_.isFree(static_cast<NodeIndex>(n)) &&
+                         glm::dot(cloth_.v[n], normal) >= -kRestingApproach * kGravity * h;
+    resting_[n] = resting ? RestingContact{normal, touchFriction_[n]} : RestingContact{};
+  }
+  std::fill(touchNormal_.begin(), touchNormal_.end(), Vec3(0));
 }
 
 // The cloth against itself, last, after every other move: layers closer than the thickness pushed
@@ -378,11 +421,15 @@ int Simulation::collideWithShape(std::size_t index, Friction friction) {
     if (move != Vec3(0) && friction == Friction::On) sweepNode(n, collider, move, offset);
     const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
     if (!respond(n, s, friction == Friction::On ? collider.frictionWith(c) : 0, offset, move)) {
-      if (s.distance < restingReach(offset)) contactNormal_[n] = s.normal;
+      if (s.distance < restingReach(offset)) {
+        contactNormal_[n] = s.normal;
+        contactFriction_[n] = collider.frictionWith(c);
+      }
       continue;
     }
     ++report_.colliderContacts;
     contactNormal_[n] = s.normal;
+    contactFriction_[n] = collider.frictionWith(c);
     moved += s.distance < offset - kMovedByContact ? 1 : 0;
   }
   return moved;
@@ -572,11 +619,14 @@ Simulation::MeshNodeContact Simulation::collideNodeWithMesh(NodeIndex n, const C
     const auto s = meshContact(collider, xStart_[n], cloth_.x[n], restingReach(c.thickness));
     if (!s) break;
     if (!respond(n, *s, friction == Friction::On ? collider.frictionWith(c) : 0, c.thickness)) {
-      if (result == MeshNodeContact::None)
+      if (result == MeshNodeContact::None) {
         contactNormal_[n] = s->normal;  // resting just beyond the thickness
+        contactFriction_[n] = collider.frictionWith(c);
+      }
       break;
     }
     contactNormal_[n] = s->normal;
+    contactFriction_[n] = collider.frictionWith(c);
     if (s->distance >= c.thickness - kMovedByContact) {  // resting: moved by rounding only
       if (result == MeshNodeContact::None) result = MeshNodeContact::Resting;
       break;

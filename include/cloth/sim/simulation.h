@@ -121,6 +121,8 @@ class Simulation {
   void backOffIfStuck(int heldNodes);
   enum class Friction { On, Off };
   int collide(Friction friction);
+  void noteTouches();
+  void restOnLastTouches(Real h);
   int collideWithMesh(const Collider& collider, Friction friction);
   enum class MeshNodeContact { None, Resting, Pushed };
   MeshNodeContact collideNodeWithMesh(NodeIndex node, const Collider& collider, Friction friction);
@@ -160,6 +162,10 @@ class Simulation {
   // Per-step scratch, sized once.
   std::vector<Vec3> force_, xStart_, vStart_, xBeforeLimit_;
   std::vector<Vec3> contactNormal_;         ///< per node: normal of the collider it rests on, 0 if none
+  std::vector<Real> contactFriction_;       ///< per node: Coulomb coefficient of that collider, < 0 if none
+  std::vector<Vec3> touchNormal_;           ///< per node: the last contact normal of the step, 0 if none
+  std::vector<Real> touchFriction_;         ///< per node: the friction with it
+  std::vector<RestingContact> resting_;     ///< per node: held in the implicit solve (resting_contacts.h)
   std::vector<Vec3> safeX_, safeV_;         ///< the guard's copy of the state before a failed sub-step
   std::vector<ColliderFeatures> features_;  ///< per collider, its sharp corners and edges
   std::vector<Real> featuresFor_;           ///< the thickness and each collider's scale they were found for

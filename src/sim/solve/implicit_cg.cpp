@@ -1,8 +1,10 @@
 #include "cloth/sim/solve/implicit_cg.h"
 
 #include "cloth/sim/forces.h"
+#include "cloth/sim/solve/resting_contacts.h"
 #include "cloth/sim/spring_incidence.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <glm/geometric.hpp>
@@ -105,6 +107,36 @@ glm::dmat3 springStiffnessBlock(const Vec3& xa, const Vec3& xb, Real rest, Real 
   return k * (nnT + transverse * (glm::dmat3(1.0) - nnT));
 }
 
+namespace {
+
+// Baraff-Witkin's filter S on the rows of resting nodes (kinematic rows are zero already).
+void filterRestingRows(std::span<const RestingContact> resting, std::span<Vec3> u, Workers* workers) {
+  if (resting.empty()) return;
+  forEach(workers, u.size(), [&](std::size_t i) {
+    if (resting[i].resting()) u[i] = filterResting(resting[i], u[i]);
+  });
+}
+
+// dv starts at what the resting nodes' constraints prescribe (Baraff-Witkin's z), and the residual
+// at S (b - A z).
+void startAtPrescribed(const Cloth& cloth, ImplicitCgWork& w, Real h, Real c,
+                       std::span<const RestingContact> resting, Workers* workers) {
+  forEach(workers, w.dv.size(), [&](std::size_t i) {
+    w.dv[i] = cloth.kind[i] == NodeKind::Free && resting[i].resting()
+                  ? prescribedChange(resting[i], cloth.v[i])
+                  : Vec3(0);
+  });
+  applySystem(cloth, w, h, c, w.dv, w.q, workers);
+  forEach(workers, w.r.size(), [&](std::size_t i) { w.r[i] = w.rhs[i] - w.q[i]; });
+  filterRestingRows(resting, w.r, workers);
+}
+
+// The constraint impulses (h times the force on each node), the residual A dv - b, into w.q.
+void constraintImpulses(const Cloth& cloth, ImplicitCgWork& w, Real h, Real c, Workers* workers) {
+  applySystem(cloth, w, h, c, w.dv, w.q, workers);
+  forEach(workers, w.q.size(), [&](std::size_t i) { w.q[i] -= w.rhs[i]; });
+}
+
 // z = the preconditioner applied to r: the inverse diagonal, or a multigrid V-cycle.
 void applyPreconditioner(const ImplicitCgWork& w, Multigrid* multigrid, std::span<const Vec3> r,
                          std::span<Vec3> z, Workers* workers) {
@@ -112,18 +144,19 @@ void applyPreconditioner(const ImplicitCgWork& w, Multigrid* multigrid, std::spa
   forEach(workers, z.size(), [&](std::size_t i) { z[i] = w.precondition[i] * r[i]; });
 }
 
-CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
-                                std::span<const Vec3> force, int maxIterations, Real tolerance,
-                                ImplicitCgWork& w, Multigrid* multigrid, Workers* workers) {
-  w.resize(cloth);
-  assembleBlocks(cloth, k, w.blocks, workers);
-  buildRightHandSide(cloth, w, h, force, workers);
-  if (!multigrid) buildPreconditioner(cloth, w.blocks, h, airDamping, w.precondition);
-
-  // Preconditioned conjugate gradients from dv = 0.
-  std::fill(w.dv.begin(), w.dv.end(), Vec3(0));
-  w.r = w.rhs;
+// Preconditioned conjugate gradients from dv = 0, or filtered from what the resting nodes' constraints
+// prescribe (Baraff-Witkin's modified PCG).
+CgReport runConjugateGradients(const Cloth& cloth, ImplicitCgWork& w, Real h, Real airDamping,
+                               int maxIterations, Real tolerance, Multigrid* multigrid,
+                               std::span<const RestingContact> resting, Workers* workers) {
+  if (resting.empty()) {
+    std::fill(w.dv.begin(), w.dv.end(), Vec3(0));
+    w.r = w.rhs;
+  } else {
+    startAtPrescribed(cloth, w, h, airDamping, resting, workers);
+  }
   applyPreconditioner(w, multigrid, w.r, w.z, workers);
+  filterRestingRows(resting, w.z, workers);
   w.p = w.z;
   Real rz = innerProduct(w.r, w.z, workers);
   const Real bNorm = std::sqrt(innerProduct(w.rhs, w.rhs, workers));
@@ -133,6 +166,7 @@ CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, 
     report.relativeResidual = std::sqrt(innerProduct(w.r, w.r, workers)) / bNorm;
     if (report.relativeResidual <= tolerance) break;
     applySystem(cloth, w, h, airDamping, w.p, w.q, workers);
+    filterRestingRows(resting, w.q, workers);
     const Real pq = innerProduct(w.p, w.q, workers);
     if (!(pq > 0)) break;
     const Real alpha = rz / pq;
@@ -141,12 +175,44 @@ CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, 
       w.r[i] -= alpha * w.q[i];
     });
     applyPreconditioner(w, multigrid, w.r, w.z, workers);
+    filterRestingRows(resting, w.z, workers);
     const Real rzNext = innerProduct(w.r, w.z, workers);
     const Real beta = rzNext / rz;
     rz = rzNext;
     forEach(workers, w.p.size(), [&](std::size_t i) { w.p[i] = w.z[i] + beta * w.p[i]; });
   }
   report.relativeResidual = std::sqrt(innerProduct(w.r, w.r, workers)) / bNorm;
+  return report;
+}
+
+}  // namespace
+
+CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
+                                std::span<const Vec3> force, int maxIterations, Real tolerance,
+                                ImplicitCgWork& w, Multigrid* multigrid, Workers* workers,
+                                std::span<RestingContact> resting) {
+  w.resize(cloth);
+  assembleBlocks(cloth, k, w.blocks, workers);
+  buildRightHandSide(cloth, w, h, force, workers);
+  if (!multigrid) buildPreconditioner(cloth, w.blocks, h, airDamping, w.precondition);
+  const bool anyResting =
+      std::any_of(resting.begin(), resting.end(), [](const RestingContact& c) { return c.resting(); });
+  if (!anyResting)
+    return runConjugateGradients(cloth, w, h, airDamping, maxIterations, tolerance, multigrid, {}, workers);
+  // Stick or slip (resting_contacts.h): first every resting node slides along its collider; those the
+  // friction cone can stop are held in a second solve.
+  for (RestingContact& c : resting) c.stuck = false;
+  CgReport report =
+      runConjugateGradients(cloth, w, h, airDamping, maxIterations, tolerance, multigrid, resting, workers);
+  constraintImpulses(cloth, w, h, airDamping, workers);
+  if (decideStuck(cloth, w.q, w.dv, resting)) {
+    const int sliding = report.iterations;
+    report =
+        runConjugateGradients(cloth, w, h, airDamping, maxIterations, tolerance, multigrid, resting, workers);
+    report.iterations += sliding;
+    constraintImpulses(cloth, w, h, airDamping, workers);
+  }
+  applySlidingFriction(cloth, w.q, w.dv, resting);
   return report;
 }
 

@@ -14,6 +14,7 @@
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/parallel.h"
 #include "cloth/sim/solve/multigrid.h"
+#include "cloth/sim/solve/resting_contacts.h"
 #include "cloth/sim/spring_incidence.h"
 
 namespace cloth::sim {
@@ -38,10 +39,12 @@ glm::dmat3 springStiffnessBlock(const Vec3& xa, const Vec3& xb, Real rest, Real 
 /// dv of one implicit Euler step; result in work.dv.
 /// With a multigrid hierarchy of the isotropic system (approx_implicit.h) as `preconditioner`, each
 /// iteration applies one of its V-cycles instead of the inverse diagonal.
+/// With `resting` (one per node), the nodes resting on colliders are constrained in the solve and get
+/// their friction (resting_contacts.h), which updates their stuck flags.
 CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
                                 std::span<const Vec3> force, int maxIterations, Real tolerance,
                                 ImplicitCgWork& work, Multigrid* preconditioner = nullptr,
-                                Workers* workers = nullptr);
+                                Workers* workers = nullptr, std::span<RestingContact> resting = {});
 
 /// Full step: dv as above, v += dv, x += h v.
 CgReport stepImplicitCG(Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
