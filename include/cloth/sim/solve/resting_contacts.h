@@ -40,7 +40,7 @@ Vec3 prescribedChange(const RestingContact& c, const Vec3& v);
 /// Stick or slip, after a solve in which every resting node slid (`impulse`: h times the constraint
 /// force on each node, the residual A dv - b). A node pulled off its collider (f_n <= 0) is let go; one
 /// whose sliding friction could stop it, m |v_t| <= mu f_n with v = v + dv, is stuck. Returns whether any
-/// is, so that a second solve holds them.
+/// node was let go or stuck, so that a second solve holds them as now decided.
 bool decideStuck(const Cloth& cloth, std::span<const Vec3> impulse, std::span<const Vec3> dv,
                  std::span<RestingContact> resting);
 
