@@ -62,10 +62,9 @@ Real featureScale(const Collider& c) {
 Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> colliders)
     : cloth_(std::move(cloth)), params_(params), colliders_(std::move(colliders)) {
   const std::size_t n = cloth_.nodeCount();
-  for (auto* scratch : {&force_, &xStart_, &vStart_, &xBeforeLimit_, &contactNormal_, &touchNormal_})
-    scratch->resize(n);
+  for (auto* scratch : {&force_, &xStart_, &vStart_, &xBeforeLimit_, &contactNormal_}) scratch->resize(n);
   contactFriction_.assign(n, -1);
-  touchFriction_.assign(n, 0);
+  touches_.resize(n);
   resting_.resize(n);
   visitStamp_.assign(n, 0);
   kinematics_.anchor = cloth_.x;
@@ -313,8 +312,8 @@ void Simulation::noteTouches() {
     }
   for (std::size_t n = 0; n < cloth_.nodeCount(); ++n) {
     if (contactNormal_[n] == Vec3(0)) continue;
-    touchNormal_[n] = contactNormal_[n];
-    touchFriction_[n] = std::max(Real(0), contactFriction_[n] >= 0 ? contactFriction_[n] : featureFriction);
+    const Real mu = contactFriction_[n] >= 0 ? contactFriction_[n] : featureFriction;
+    touches_[n] = RestingContact{contactNormal_[n], std::max(Real(0), mu)};
   }
 }
 
@@ -325,12 +324,12 @@ void Simulation::noteTouches() {
 // 0.14.
 void Simulation::restOnLastTouches(Real h) {
   for (std::size_t n = 0; n < cloth_.nodeCount(); ++n) {
-    const Vec3& normal = touchNormal_[n];
-    const bool resting = normal != Vec3(0) && cloth_.isFree(static_cast<NodeIndex>(n)) &&
-                         glm::dot(cloth_.v[n], normal) >= -kRestingApproach * kGravity * h;
-    resting_[n] = resting ? RestingContact{normal, touchFriction_[n]} : RestingContact{};
+    const RestingContact& touch = touches_[n];
+    const bool resting = touch.resting() && cloth_.isFree(static_cast<NodeIndex>(n)) &&
+                         glm::dot(cloth_.v[n], touch.normal) >= -kRestingApproach * kGravity * h;
+    resting_[n] = resting ? touch : RestingContact{};
   }
-  std::fill(touchNormal_.begin(), touchNormal_.end(), Vec3(0));
+  std::fill(touches_.begin(), touches_.end(), RestingContact{});
 }
 
 // The cloth against itself, last, after every other move: layers closer than the thickness pushed

@@ -163,8 +163,7 @@ class Simulation {
   std::vector<Vec3> force_, xStart_, vStart_, xBeforeLimit_;
   std::vector<Vec3> contactNormal_;         ///< per node: normal of the collider it rests on, 0 if none
   std::vector<Real> contactFriction_;       ///< per node: Coulomb coefficient of that collider, < 0 if none
-  std::vector<Vec3> touchNormal_;           ///< per node: the last contact normal of the step, 0 if none
-  std::vector<Real> touchFriction_;         ///< per node: the friction with it
+  std::vector<RestingContact> touches_;     ///< per node: its last contact of the step (noteTouches)
   std::vector<RestingContact> resting_;     ///< per node: held in the implicit solve (resting_contacts.h)
   std::vector<Vec3> safeX_, safeV_;         ///< the guard's copy of the state before a failed sub-step
   std::vector<ColliderFeatures> features_;  ///< per collider, its sharp corners and edges

@@ -10,7 +10,7 @@
 // Why: the contacts are resolved after the solve. A converged implicit step at 1/60 s that does not
 // know the cloth rests on a head moves the whole cloth as one, the hanging sides pulling the top
 // along; the contact passes then push each node out and friction can take back only what one node's
-// push allows. A 1 m cloth slid off a centred 0.1 m ball in 3 s at friction 0.5 and 2 alike, and off
+// push allows. A 1 m cloth slid off a centred 0.1 m ball by 3.5 s at friction 0.5 and 4.5 s at 2, and off
 // Debian's human (see docs/algorithms.md); held in the solve it stays on both.
 
 #include <span>
