@@ -98,13 +98,13 @@ shot contact-spider --scene drape --seconds 6 --camera 35,30,1.6 --collider-mesh
 shot contact-crumple "${crumple[@]}" --camera 210,50,1.4
 tile "$figures/contacts.png" 3 "$tmp"/contact-ball.png "$tmp"/contact-spider.png "$tmp"/contact-crumple.png
 
-# A sheet over Debian's standing human (drape, Collada/human.zae fitted to 0.8 m): (a) landed at 1 s,
-# (b) at 6 s from the front, (c) at 6 s from the side.
+# A sheet over Debian's standing human (Collada/human.zae fitted to 0.8 m): (a) the drape scene's soft
+# cloth at 6 s, (b) the character scene's sheet at 6 s from the front, (c) the same from the side.
 human=/usr/share/assimp/models/Collada/human.zae
-shot person-1 --scene drape --seconds 1 --camera 30,15,1.4 --collider-mesh "$human"
-shot person-6 --scene drape --seconds 6 --camera 30,15,1.4 --collider-mesh "$human"
-shot person-6-side --scene drape --seconds 6 --camera 100,15,1.4 --collider-mesh "$human"
-tile "$figures/person.png" 3 "$tmp"/person-1.png "$tmp"/person-6.png "$tmp"/person-6-side.png
+shot person-drape --scene drape --seconds 6 --camera 30,15,1.4 --collider-mesh "$human"
+shot person-6 --scene character --seconds 6 --camera 30,15,1.4
+shot person-6-side --scene character --seconds 6 --camera 100,15,1.4
+tile "$figures/person.png" 3 "$tmp"/person-drape.png "$tmp"/person-6.png "$tmp"/person-6-side.png
 
 # The struck curtain (ball-hit): (a) at 1.07 s, the ball 0.3 m past the curtain's plane at 10 m/s;
 # (b) at 2 s, the curtain swung back over the held ball; (c) at 3 s, the ball withdrawn.

@@ -41,6 +41,14 @@ std::optional<cloth::config::Settings> initialSettings(const cloth::app::AppOpti
                 << "\n";
     }
   cloth::sim::useColliderMeshes(settings->scene, meshes);
+  const std::string sceneMesh = settings->scene.meshFile;
+  std::string kind;
+  if (auto st = cloth::io::loadSceneMesh(settings->scene, &kind); !st) {
+    std::cerr << "clothview: error: " << st.message() << "\n";
+    return std::nullopt;
+  } else if (!sceneMesh.empty()) {
+    std::cerr << "clothview: mesh '" << sceneMesh << "': " << kind << "\n";
+  }
   for (const std::string& path : o.colliderPaths)
     if (const std::string error = cloth::sim::setColliderPath(settings->scene, path); !error.empty()) {
       std::cerr << "clothview: error: --collider-path: " << error << "\n";

@@ -6,6 +6,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "cloth/io/mesh_file.h"
 #include "cloth/sim/scenes/stats.h"
 #include "cloth/view/scene_view.h"
 
@@ -41,15 +42,32 @@ std::span<const ShowItem> showItems() {
   return kShowItems;
 }
 
+// The scene with its own obstacle loaded (the character scene's person, when it was picked in the
+// panel): a file that cannot be read leaves the scene without it, and says so.
+const sim::Scene& ViewerState::withSceneMesh(sim::Scene& scene) {
+  if (scene.meshFile.empty()) return scene;
+  const std::string file = scene.meshFile;
+  std::string kind;
+  if (auto st = io::loadSceneMesh(scene, &kind); !st) {
+    notify(st.message() + "; the scene runs without it");
+    scene.meshFile.clear();
+  } else {
+    notify("mesh '" + file + "': " + kind);
+  }
+  return scene;
+}
+
 ViewerState::ViewerState(config::Settings initial)
     : settings(std::move(initial)), simulation(sim::instantiate(settings.scene)) {
+  if (!settings.scene.meshFile.empty())
+    simulation = sim::instantiate(withSceneMesh(settings.scene));  // no main
   flutter.maxSeconds = 8;  // the direct DFT of a longer record costs more than a frame
   frameScene();
   refine();
 }
 
 void ViewerState::reset() {
-  simulation = sim::instantiate(settings.scene);
+  simulation = sim::instantiate(withSceneMesh(settings.scene));
   drags.restart();
   playback.resetClock();
   stats.kineticHistory.clear();

@@ -102,6 +102,8 @@ struct ViewerState {
   render::FrameView frameView(glm::ivec2 framebufferSize, float aspect) const;
 
  private:
+  const sim::Scene& withSceneMesh(sim::Scene& scene);
+
   std::deque<std::pair<double, long long>> recoveryLog_;  ///< (simulated time, recoveries so far) per frame
 };
 

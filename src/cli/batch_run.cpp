@@ -55,6 +55,10 @@ config::Settings buildSettings(const CliOptions& o, std::ostream& err) {
     err << "clothsim: mesh '" << o.colliderMeshes[i].string() << "': " << meshes[i]->kindText() << "\n";
   }
   sim::useColliderMeshes(s->scene, meshes);
+  const std::string sceneMesh = s->scene.meshFile;
+  std::string kind;
+  if (auto st = io::loadSceneMesh(s->scene, &kind); !st) throw BadInput{st.message()};
+  if (!sceneMesh.empty()) err << "clothsim: mesh '" << sceneMesh << "': " << kind << "\n";
   for (const std::string& path : o.colliderPaths)
     if (const std::string error = sim::setColliderPath(s->scene, path); !error.empty())
       throw BadInput{"--collider-path: " + error};

@@ -94,4 +94,19 @@ base::Status loadCollisionMesh(const fs::path& path, std::shared_ptr<const sim::
   return base::Status::success();
 }
 
+base::Status loadSceneMesh(sim::Scene& scene, std::string* kind) {
+  if (scene.meshFile.empty()) return base::Status::success();
+  std::shared_ptr<const sim::CollisionMesh> mesh;
+  if (auto st = loadCollisionMesh(scene.meshFile, mesh); !st) {
+    const bool person = scene.meshFile == sim::kPersonMesh;
+    return base::Status::failure("scene '" + scene.name + "': " + st.message() +
+                                 (person ? " (Debian's package assimp-testmodels installs it; or give "
+                                           "--collider-mesh FILE)"
+                                         : ""));
+  }
+  if (kind) *kind = mesh->kindText();
+  sim::useColliderMeshes(scene, {mesh});
+  return base::Status::success();
+}
+
 }  // namespace cloth::io

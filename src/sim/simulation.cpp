@@ -192,7 +192,12 @@ void Simulation::integrate(Real h) {
   }
   const Real theta = std::clamp(s.theta, 0.5, 1.0);
   applyThetaStep(cloth_, implicitVelocityChange(theta * h), h, theta);
-  if (s.integrator == Integrator::ImplicitCG) settleResting(resting_, cloth_.v);  // theta < 1 overshoots
+  if (s.integrator != Integrator::ImplicitCG) return;
+  settleResting(resting_, cloth_.v);  // theta < 1 overshoots
+  for (const RestingContact& c : resting_) {
+    report_.restingNodes += c.resting() ? 1 : 0;
+    report_.stuckNodes += c.stuck ? 1 : 0;
+  }
 }
 
 // The backward-Euler velocity change of a step of length h by the chosen implicit solver.
@@ -481,7 +486,7 @@ int Simulation::collideWithFeatures(Friction friction) {
   const CollisionSettings& c = params_.collision;
   if (friction == Friction::On) findFeaturePairs();
   noteFeatureMoves();
-  FeatureContactSettings s{c.thickness, 0, friction == Friction::On};
+  FeatureContactSettings s{c.thickness, 0, friction == Friction::On, restingReach(c.thickness)};
   int contacts = 0;
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     s.friction = colliders_[i].frictionWith(c);

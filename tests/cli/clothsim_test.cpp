@@ -293,6 +293,31 @@ TEST_CASE("clothsim: a sheet dropped on a standing person stays on the head, sho
   fs::remove_all(frames);
 }
 
+// The character scene at its defaults: 10 s in the release build (a sheet that stays 6 s and slides
+// off by 20 s was seen with 4 conjugate-gradient iterations), 2 s in the sanitized one.
+constexpr const char* kCharacterSceneSeconds = kSanitized ? "2" : "10";
+
+TEST_CASE("clothsim: the character scene's sheet stays on the person, 90 % of it above 0.3 m") {
+  // Blender's cloth on this scene keeps 98 % there at 6 s; the drape scene's softer cloth 73 % (above).
+  const fs::path frames = freshDir("character");
+  const Result r = run({"--scene", "character", "--seconds", kCharacterSceneSeconds, "--detail", "key",
+                        "--export-obj", frames.string(), "--every", "120", "--stats", "-"});
+  REQUIRE(r.code == 0);
+  CHECK(r.err.find("mesh '/usr/share/assimp/models/Collada/human.zae'") != std::string::npos);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["max_self_intersections"] == 0);
+  CHECK(j["max_collider_penetrations"] == 0);
+  CHECK(j["max_strain"].get<double>() <= 0.03);  // tau + 0.01
+  const int frameCount = kSanitized ? 1 : 5;     // every 2 s
+  for (int f = 1; f <= frameCount; ++f) {
+    char name[32];
+    std::snprintf(name, sizeof name, "frame_%06d.obj", f);
+    INFO("at " << 2 * f << " s");
+    CHECK(shareAbove(frames / name, 0.3) >= 0.9);
+  }
+  fs::remove_all(frames);
+}
+
 // The struck curtain (ball-hit): 4 s in the release build; the sanitized build checks the strike and
 // the first of the hold (1.5 s).
 constexpr const char* kBallHitSeconds = kSanitized ? "1.5" : "4";

@@ -190,3 +190,39 @@ TEST_CASE("mesh_file: a Z-up STL stands upright, a Y-up OBJ stays as it is, coll
   CHECK(glm::length(obj.hi - stl.hi) < 1e-6);
   CHECK(placedBounds(wusonStl, sim::MeshUp::Z).extent().y != Approx(obj.extent().y));
 }
+
+TEST_CASE(
+    "mesh_file: a scene's own mesh is loaded once, gives way to the user's, and a missing one says why") {
+  sim::Scene scene = *sim::findScene("character");
+  REQUIRE(scene.meshFile == sim::kPersonMesh);
+  const auto meshes = [](const sim::Scene& s) {
+    return std::count_if(s.colliders.begin(), s.colliders.end(),
+                         [](const sim::Collider& c) { return c.shape == sim::ColliderShape::Mesh; });
+  };
+  SECTION("the person joins the floor, once") {
+    std::string kind;
+    REQUIRE(io::loadSceneMesh(scene, &kind));
+    CHECK(meshes(scene) == 1);
+    CHECK(scene.meshFile.empty());
+    CHECK(kind.find("28796 triangles") != std::string::npos);
+    REQUIRE(io::loadSceneMesh(scene));  // nothing left to load
+    CHECK(meshes(scene) == 1);
+  }
+  SECTION("--collider-mesh stands in for the person") {
+    std::shared_ptr<const sim::CollisionMesh> wuson;
+    REQUIRE(io::loadCollisionMesh(kModels / "OBJ" / "WusonOBJ.obj", wuson));
+    sim::useColliderMeshes(scene, {wuson});
+    REQUIRE(io::loadSceneMesh(scene));
+    REQUIRE(meshes(scene) == 1);
+    CHECK(scene.colliders.back().mesh == wuson);
+  }
+  SECTION("a file that is not there: one message naming the scene and the file, the scene unchanged") {
+    scene.meshFile = (freshDir("scene_mesh") / "gone.obj").string();
+    const std::size_t before = scene.colliders.size();
+    const base::Status st = io::loadSceneMesh(scene);
+    REQUIRE_FALSE(st);
+    CHECK(st.message().find("scene 'character'") != std::string::npos);
+    CHECK(st.message().find("gone.obj") != std::string::npos);
+    CHECK(scene.colliders.size() == before);
+  }
+}

@@ -7,6 +7,7 @@
 
 #include "cloth/base/status.h"
 #include "cloth/sim/collision/collision_mesh.h"
+#include "cloth/sim/scenes/scenes.h"
 
 namespace cloth::io {
 
@@ -21,5 +22,11 @@ base::Status loadMesh(const std::filesystem::path& path, sim::TriangleMesh& out,
 /// loadMesh, then the collider's tree and normals.
 base::Status loadCollisionMesh(const std::filesystem::path& path,
                                std::shared_ptr<const sim::CollisionMesh>& out);
+
+/// The scene's own obstacle (sim::Scene::meshFile, the character scene's person) loaded among its
+/// colliders, and the file name cleared so that it is loaded once. Nothing to do for a scene without
+/// one. A file that cannot be read fails with the loader's message and, for Debian's person, the
+/// package that installs it; the scene is then unchanged. `kind` gets the mesh's kindText.
+base::Status loadSceneMesh(sim::Scene& scene, std::string* kind = nullptr);
 
 }  // namespace cloth::io

@@ -39,6 +39,8 @@ struct StepReport {
   int selfZoneNodes = 0;    ///< nodes moved with a rigid impact zone
   int selfHeldNodes = 0;    ///< nodes the self-impact fail-safe sent back to their step's start
   int featureContacts = 0;  ///< collider corners and edges against cloth triangles and edges
+  int restingNodes = 0;     ///< nodes held on a collider inside the implicit solve, summed over substeps
+  int stuckNodes = 0;       ///< of those, held by static friction in all three directions
   int recoveries = 0;       ///< sub-steps the guard undid (non-finite or runaway state)
   int substeps = 0;         ///< sub-steps taken: `substeps`, or more while a handle moves fast
   std::string refused;      ///< why the step did not run (invalid parameters), else empty

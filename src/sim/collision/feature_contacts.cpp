@@ -168,8 +168,23 @@ void holdSlide(Cloth& c, const std::array<NodeIndex, N>& nodes, const std::array
 // the velocity rule alone, a cloth held up by a person's head and shoulders (mostly features at a 30^2
 // cloth's spacing) slid off them as fast at friction 2 as at 0.5.
 template <std::size_t N>
+void noteNormal(const Cloth& c, const std::array<NodeIndex, N>& nodes, const std::array<Real, N>& w,
+                const Vec3& n, std::span<Vec3> contactNormal) {
+  for (std::size_t k = 0; k < N; ++k) {
+    if (!(w[k] > 0) || !c.collides(nodes[k])) continue;
+    Vec3& held = contactNormal[nodes[k]];  // stretch limiting then moves the node only along or off it
+    held = held == Vec3(0) ? n : unitOr(held + n, n);
+  }
+}
+
+// A part within the resting band (depth <= 0) is only noted: no push, no contact counted.
+template <std::size_t N>
 bool pushOut(Cloth& c, const std::array<NodeIndex, N>& nodes, const std::array<Real, N>& w, const Vec3& n,
              Real depth, Real mu, bool slide, std::span<const Vec3> xStart, std::span<Vec3> contactNormal) {
+  if (!(depth > 0)) {
+    noteNormal(c, nodes, w, n, contactNormal);
+    return false;
+  }
   const Vec3 v = pointVelocity(c, nodes, w);
   const Real vn = glm::dot(v, n);
   Vec3 dv(0);
@@ -179,11 +194,7 @@ bool pushOut(Cloth& c, const std::array<NodeIndex, N>& nodes, const std::array<R
     dv = -vn * n - (vtLen > slowdown ? vt * (slowdown / vtLen) : vt);
   }
   if (!movePoint(c, nodes, w, depth * n, dv)) return false;
-  for (std::size_t k = 0; k < N; ++k) {
-    if (!(w[k] > 0) || !c.collides(nodes[k])) continue;
-    Vec3& held = contactNormal[nodes[k]];  // stretch limiting then moves the node only along or off it
-    held = held == Vec3(0) ? n : unitOr(held + n, n);
-  }
+  noteNormal(c, nodes, w, n, contactNormal);
   if (slide && mu > 0) holdSlide(c, nodes, w, n, mu * depth, xStart);
   return true;
 }
@@ -312,7 +323,7 @@ bool vertexTriangle(const Cloth& c, std::span<const Vec3> xStart, const Triangle
           : facingOutward(nNow, f);
   if (n == Vec3(0)) return false;
   const Real gap = glm::dot(q - f.p, n);
-  if (gap >= s.thickness) return false;
+  if (gap >= std::max(s.thickness, s.restingReach)) return false;
   if (glm::length((q - f.p) - gap * n) > s.thickness) return false;  // beside the triangle, not over it
   if (gap < 0 && !belongsOutside(f.p, qStart, n, s.thickness)) return false;
   return push(std::array<NodeIndex, 3>{t.v[0], t.v[1], t.v[2]}, std::array<Real, 3>{bary.x, bary.y, bary.z},
@@ -337,7 +348,7 @@ bool edgeEdge(const Cloth& c, std::span<const Vec3> xStart, const ClothEdges& ed
                      : facingOutward(nNow, f);
   if (n == Vec3(0)) return false;
   const Real gap = glm::dot(point - onFeature, n);
-  if (gap >= s.thickness) return false;
+  if (gap >= std::max(s.thickness, s.restingReach)) return false;
   if (gap < 0 && !belongsOutside(onFeature, pointStart, n, s.thickness)) return false;
   return push(e, std::array<Real, 2>{1 - u, u}, n, s.thickness - gap);
 }
@@ -504,7 +515,7 @@ bool anyNodeRead(const Cloth& cloth, const ClothEdges& edges, const FeaturePairs
   return false;
 }
 
-// A test run for its answer alone: it would push, and nothing moves.
+// A test run for its answer alone: it would push or note a resting part, and nothing moves.
 struct Probe {
   template <std::size_t N>
   bool operator()(const std::array<NodeIndex, N>&, const std::array<Real, N>&, const Vec3&, Real) const {
@@ -557,8 +568,10 @@ int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Col
     });
   }
   if (probe) pushed.assign(cloth.nodeCount(), 0);
+  bool rests = false;  // the pair under test found its part in the resting band
   const auto push = [&]<std::size_t N>(const std::array<NodeIndex, N>& nodes, const std::array<Real, N>& w,
                                        const Vec3& n, Real depth) {
+    rests = !(depth > 0);
     return pushOut<N>(cloth, nodes, w, n, depth, s.friction, s.slideFriction, xStart, contactNormal);
   };
   int contacts = 0;
@@ -567,9 +580,10 @@ int resolveFeatureContacts(Cloth& cloth, std::span<const Vec3> xStart, const Col
     if (!due(k, nodes)) continue;
     const bool stillQuiet = probe && quiet[k] &&
                             !anyNodeRead(cloth, edges, pairs, k, [&](NodeIndex n) { return pushed[n] != 0; });
+    rests = false;
     const bool hit = !stillQuiet && test(k, push);
     if (memo) {
-      memo->quiet[k] = hit ? 0 : 1;
+      memo->quiet[k] = hit || rests ? 0 : 1;  // a resting part is noted again in the next pass
       if (hit)
         for (NodeIndex n : nodes) memo->moved[n] = 1;  // pushed: the pairs tested before it are stale
     }

@@ -182,6 +182,27 @@ TEST_CASE("feature_contacts: a box corner that came through a cloth triangle in 
   CHECK(through.x[0].y == -0.01);
 }
 
+TEST_CASE("feature_contacts: a triangle resting on a corner within the band is noted there, not moved") {
+  // Left by the last push at the thickness, a triangle over a corner (the sheet on a person's shoulder)
+  // rests on it: its nodes' normals are noted, so that the next step's solve holds them there
+  // (resting_contacts.h). Before the band they were noted only in steps that pushed, and the sheet
+  // slid in the steps between.
+  const Collider corner = Collider::box(Vec3(-0.5, -0.5, -0.5), Vec3(0.5));
+  const FeatureContactSettings s;
+  for (const Real gap : {0.0052, 0.0056, 0.007}) {
+    INFO("gap " << gap << " m over the corner");
+    Cloth c = triangleAt(gap);
+    const std::vector<Vec3> before = c.x;
+    std::vector<Vec3> normals;
+    CHECK(resolve(c, before, corner, normals) == 0);  // nothing pushed
+    CHECK(c.x == before);
+    const bool noted =
+        std::any_of(normals.begin(), normals.end(), [](const Vec3& n) { return n != Vec3(0); });
+    CHECK(noted == (gap < s.restingReach));
+    if (noted) CHECK(normals[0].y == Approx(1));
+  }
+}
+
 TEST_CASE("feature_contacts: a cloth edge across a box edge is lifted off it, friction slows its slide") {
   Cloth c;
   c.nu = 2;

@@ -62,6 +62,9 @@ struct FeatureContactSettings {
   Real thickness = 0.005;      ///< m: the gap kept between the cloth and a feature
   Real friction = 0.3;         ///< Coulomb coefficient
   bool slideFriction = false;  ///< also take back the step's slide at the position level (pushOut)
+  /// m: a cloth part this far from a feature or nearer, but beyond `thickness`, rests on it: nothing
+  /// moves, but its nodes' contact normals are noted (for the stretch limit and the next step's solve).
+  Real restingReach = 0.0055;
 };
 
 /// Which of a collider's features may meet which part of the cloth: (vertex, cloth triangle) and

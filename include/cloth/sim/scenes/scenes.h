@@ -31,7 +31,13 @@ struct Scene {
   /// A flag's flutter frequency at the scene's default settings, converged (Hz; 0 = not measured):
   /// what `clothbench --only convergence` finds where two integrators agree at a tiny step.
   Real convergedFlutterHz = 0;
+  /// A mesh file the front ends load as the scene's obstacle (io::loadSceneMesh) unless the user gives
+  /// meshes of their own (useColliderMeshes clears it): the character scene's person. Empty: none.
+  std::string meshFile;
 };
+
+/// Debian's standing person (package assimp-testmodels), the character scene's obstacle.
+inline constexpr std::string_view kPersonMesh = "/usr/share/assimp/models/Collada/human.zae";
 
 /// Names of all scenes, in presentation order.
 std::span<const std::string_view> sceneNames();
