@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 
 #include <glm/geometric.hpp>
 
@@ -299,7 +300,7 @@ int Simulation::collide(Friction friction) {
   int moved = 0;
   refitTree(0);
   for (std::size_t i = 0; i < colliders_.size(); ++i)
-    moved += colliders_[i].shape == ColliderShape::Mesh ? collideWithMesh(colliders_[i], friction)
+    moved += colliders_[i].shape == ColliderShape::Mesh ? collideWithMesh(i, friction)
                                                         : collideWithShape(i, friction);
   moved += collideWithFeatures(friction);
   noteTouches();
@@ -589,21 +590,45 @@ bool Simulation::featuresStale() const {
 // Every node against a mesh collider, through the mesh's own tree: the node's motion in this step
 // against the triangles (no tunnelling), then its distance to the surface. Each node's contact reads
 // and writes that node alone, so the nodes are split over the workers: the same cloth on any count.
-int Simulation::collideWithMesh(const Collider& collider, Friction friction) {
+// The step's first pass tests every node in reach; the later ones only those that moved since
+// (MeshPassMemo): on the Wuson drape the others were most of the mesh queries.
+int Simulation::collideWithMesh(std::size_t index, Friction friction) {
+  const Collider& collider = colliders_[index];
+  const Real mu = collider.frictionWith(params_.collision);
   const Aabb reach = colliderBounds(collider, restingReach(params_.collision.thickness));
+  if (meshMemo_.size() != colliders_.size()) meshMemo_.resize(colliders_.size());
+  MeshPassMemo& memo = meshMemo_[index];
+  const Vec3 unknown(std::numeric_limits<Real>::quiet_NaN());
+  if (friction == Friction::On || memo.at.size() != cloth_.nodeCount()) {
+    memo.at.assign(cloth_.nodeCount(), unknown);
+    memo.normal.assign(cloth_.nodeCount(), Vec3(0));
+    memo.resting.assign(cloth_.nodeCount(), 0);
+  }
   std::atomic<int> moved = 0, contacts = 0;
   parallelFor(&workers_, cloth_.nodeCount(), kMeshQueryGrain, [&](std::size_t first, std::size_t last) {
     int pieceMoved = 0, pieceContacts = 0;
     for (std::size_t i = first; i < last; ++i) {
       const NodeIndex n = static_cast<NodeIndex>(i);
       if (!cloth_.collides(n)) continue;
+      if (memo.at[i] == cloth_.x[i]) {  // where the last pass left it: the same answer
+        if (memo.normal[i] != Vec3(0)) {
+          contactNormal_[i] = memo.normal[i];
+          contactFriction_[i] = mu;
+        }
+        pieceContacts += memo.resting[i];
+        continue;
+      }
       Aabb path;  // where the node went this step
       path.grow(xStart_[i]);
       path.grow(cloth_.x[i]);
-      if (!path.overlaps(reach)) continue;
-      const MeshNodeContact c = collideNodeWithMesh(n, collider, friction);
+      Vec3 noted(0);
+      const MeshNodeContact c =
+          path.overlaps(reach) ? collideNodeWithMesh(n, collider, friction, noted) : MeshNodeContact::None;
       pieceContacts += c != MeshNodeContact::None ? 1 : 0;
       pieceMoved += c == MeshNodeContact::Pushed ? 1 : 0;
+      memo.at[i] = c == MeshNodeContact::Pushed ? unknown : cloth_.x[i];  // pushed: test where it went
+      memo.normal[i] = noted;
+      memo.resting[i] = c == MeshNodeContact::Resting ? 1 : 0;
     }
     moved += pieceMoved;
     contacts += pieceContacts;
@@ -615,7 +640,7 @@ int Simulation::collideWithMesh(const Collider& collider, Friction friction) {
 // One node against a mesh collider. In a crease, leaving one face can cross another: resolved again
 // from the start of the step, a few times.
 Simulation::MeshNodeContact Simulation::collideNodeWithMesh(NodeIndex n, const Collider& collider,
-                                                            Friction friction) {
+                                                            Friction friction, Vec3& noted) {
   constexpr int kMeshContactPasses = 4;
   const CollisionSettings& c = params_.collision;
   MeshNodeContact result = MeshNodeContact::None;
@@ -624,12 +649,12 @@ Simulation::MeshNodeContact Simulation::collideNodeWithMesh(NodeIndex n, const C
     if (!s) break;
     if (!respond(n, *s, friction == Friction::On ? collider.frictionWith(c) : 0, c.thickness)) {
       if (result == MeshNodeContact::None) {
-        contactNormal_[n] = s->normal;  // resting just beyond the thickness
+        contactNormal_[n] = noted = s->normal;  // resting just beyond the thickness
         contactFriction_[n] = collider.frictionWith(c);
       }
       break;
     }
-    contactNormal_[n] = s->normal;
+    contactNormal_[n] = noted = s->normal;
     contactFriction_[n] = collider.frictionWith(c);
     if (s->distance >= c.thickness - kMovedByContact) {  // resting: moved by rounding only
       if (result == MeshNodeContact::None) result = MeshNodeContact::Resting;

@@ -125,9 +125,19 @@ class Simulation {
   int collide(Friction friction);
   void noteTouches();
   void restOnLastTouches(Real h);
-  int collideWithMesh(const Collider& collider, Friction friction);
+  int collideWithMesh(std::size_t index, Friction friction);
   enum class MeshNodeContact { None, Resting, Pushed };
-  MeshNodeContact collideNodeWithMesh(NodeIndex node, const Collider& collider, Friction friction);
+  MeshNodeContact collideNodeWithMesh(NodeIndex node, const Collider& collider, Friction friction,
+                                      Vec3& noted);
+  /// What a mesh collider's last contact pass in this sub-step found for each node it left where it
+  /// was: a node still there finds the same again (the mesh stands still within a sub-step, and the
+  /// test reads only the node's start and end), so the passes after the stretch limit test only the
+  /// nodes that moved.
+  struct MeshPassMemo {
+    std::vector<Vec3> at;      ///< where the node was; NaN: test it again
+    std::vector<Vec3> normal;  ///< the contact normal the pass noted; zero: none
+    std::vector<std::uint8_t> resting;
+  };
   int collideWithShape(std::size_t index, Friction friction);
   void sweepNode(NodeIndex node, const Collider& collider, const Vec3& move, Real thickness);
   int collideWithFeatures(Friction friction);
@@ -178,6 +188,7 @@ class Simulation {
   std::vector<std::uint8_t> featureMoved_;   ///< per node: moved since its pairs were tested (FeatureMemo)
   std::vector<std::uint8_t> featurePushed_;  ///< per node: pushed by the last feature pass
   std::vector<Vec3> xFeaturePass_;           ///< the positions the last feature pass started (then ended) at
+  std::vector<MeshPassMemo> meshMemo_;       ///< per collider (meshes only)
   std::vector<NodeIndex> candidates_;
   std::vector<std::uint32_t> visitStamp_;
   std::uint32_t stamp_ = 0;
