@@ -60,7 +60,7 @@ const sim::Scene& ViewerState::withSceneMesh(sim::Scene& scene) {
 ViewerState::ViewerState(config::Settings initial)
     : settings(std::move(initial)), simulation(sim::instantiate(settings.scene)) {
   if (!settings.scene.meshFile.empty())
-    simulation = sim::instantiate(withSceneMesh(settings.scene));  // no main
+    simulation = sim::instantiate(withSceneMesh(settings.scene));  // main() did not load it (a test)
   flutter.maxSeconds = 8;  // the direct DFT of a longer record costs more than a frame
   frameScene();
   refine();
