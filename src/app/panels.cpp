@@ -141,9 +141,12 @@ void drawScenePanel(PanelContext& c) {
       params(s, {"mg_cycles", "mg_tolerance"});
   } else if (solver.integrator == sim::Integrator::ImplicitCG) {
     params(s, {"cg_iterations"});
+  } else if (solver.integrator == sim::Integrator::SmallSteps) {
+    params(s, {"small_step"});
   }
   params(s, {"h", "substeps"});
-  if (solver.integrator != sim::Integrator::Explicit) params(s, {"theta"});
+  if (solver.integrator != sim::Integrator::Explicit && solver.integrator != sim::Integrator::SmallSteps)
+    params(s, {"theta"});
   drawSolverStatus(s);
   drawCompareControls(c);
   drawMeshControls(c);

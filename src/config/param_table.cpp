@@ -68,6 +68,9 @@ const std::array kTable = {
     ParamSpec{"h", "s", ParamGroup::Solver, "time step", CLOTH_REAL(scene.params.solver.h), 1e-5, 0.05},
     ParamSpec{"substeps", "-", ParamGroup::Solver, "solver sub-steps per step",
               CLOTH_INT(scene.params.solver.substeps), 1, 64},
+    ParamSpec{"small_step", "s", ParamGroup::Solver,
+              "longest sub-step of the small-steps integrator (XPBD): 1/960 s keeps the converged flutter",
+              CLOTH_REAL(scene.params.solver.smallStep), 1e-4, 0.05},
     ParamSpec{"theta", "-", ParamGroup::Solver,
               "implicitness of the implicit steps: 1 backward Euler (damps motion at large h), 0.5 the "
               "trapezoidal rule (keeps it)",

@@ -12,6 +12,7 @@ double draw(const ParamSpec& p, std::mt19937& rng, const RandomRanges& r) {
   std::uniform_real_distribution<double> unit(0, 1);
   double lo = p.min, hi = p.max;
   if (p.name == "h") lo = std::max(lo, r.minH);
+  if (p.name == "small_step") lo = std::max(lo, r.minSmallStep);
   if (p.name == "cg_iterations") hi = std::min(hi, double(r.maxCgIterations));
   if (p.name == "substeps") hi = std::min(hi, double(r.maxSubsteps));
   if (p.name == "threads") hi = std::min(hi, 4.0);  // a pool of 64 proves nothing more than one of 4

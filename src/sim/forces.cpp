@@ -67,13 +67,32 @@ void computeForces(const Cloth& cloth, const SimParams& params, Real t, ForceWor
   parallelFor(workers, f.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
     for (std::size_t i = first; i < last; ++i)
       f[i] = springTermSum(work.incidence, work.springTerm, i, Vec3(0));
-    const std::size_t n = last - first;
-    const auto part = [&](auto span) { return span.subspan(first, n); };
-    addGravity(part(std::span<const Real>(cloth.mass)), params.gravity, part(f));
-    addAirDamping(part(std::span<const Vec3>(cloth.v)), params.material.airDamping, part(f));
-    addWindForces(params.wind, wind, part(std::span<const Vec3>(cloth.v)),
-                  part(std::span<const Vec3>(work.normals)), part(std::span<const Real>(work.areaShare)),
-                  part(f));
+    addExternalForces(cloth, params, wind, work, first, last, f);
+  });
+}
+
+// Gravity, air damping and wind on nodes [first, last), added to f; work.normals and work.areaShare
+// must be current.
+void addExternalForces(const Cloth& cloth, const SimParams& params, const Vec3& wind, const ForceWork& work,
+                       std::size_t first, std::size_t last, std::span<Vec3> f) {
+  const std::size_t n = last - first;
+  const auto part = [&](auto span) { return span.subspan(first, n); };
+  addGravity(part(std::span<const Real>(cloth.mass)), params.gravity, part(f));
+  addAirDamping(part(std::span<const Vec3>(cloth.v)), params.material.airDamping, part(f));
+  addWindForces(params.wind, wind, part(std::span<const Vec3>(cloth.v)),
+                part(std::span<const Vec3>(work.normals)), part(std::span<const Real>(work.areaShare)),
+                part(f));
+}
+
+void computeExternalForces(const Cloth& cloth, const SimParams& params, Real t, ForceWork& work,
+                           std::span<Vec3> f, Workers* workers) {
+  work.normals.resize(cloth.nodeCount());
+  gridNormals<Vec3>(cloth.nu, cloth.nv, cloth.x, work.normals, Vec3(0), workers);
+  if (work.areaShare.size() != cloth.nodeCount()) work.areaShare = nodeAreaShares(cloth);
+  const Vec3 wind = windVelocityAt(params.wind, t);
+  parallelFor(workers, f.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
+    std::fill(f.begin() + first, f.begin() + last, Vec3(0));
+    addExternalForces(cloth, params, wind, work, first, last, f);
   });
 }
 

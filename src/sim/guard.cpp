@@ -25,6 +25,8 @@ std::string checkSolver(const SolverSettings& s) {
   if (!finite(s.tolerance) || s.tolerance <= 0) return bad("mg_tolerance", "must be positive");
   if (s.cgMaxIterations < 1) return bad("cg_iterations", "must be at least 1");
   if (!finite(s.cgTolerance) || s.cgTolerance <= 0) return bad("cg_tolerance", "must be positive");
+  if (!finite(s.smallStep) || s.smallStep <= 0)
+    return bad("small_step", "must be a positive number of seconds");
   return {};
 }
 

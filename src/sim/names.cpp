@@ -6,7 +6,8 @@
 
 namespace cloth::sim {
 namespace {
-constexpr std::array<std::string_view, 3> kIntegrators = {"approx-implicit", "explicit", "implicit-cg"};
+constexpr std::array<std::string_view, 4> kIntegrators = {"approx-implicit", "explicit", "implicit-cg",
+                                                          "small-steps"};
 constexpr std::array<std::string_view, 3> kWindModels = {"plate", "kang", "linear"};
 constexpr std::array<std::string_view, 2> kSolvers = {"jacobi", "multigrid"};
 constexpr std::array<std::string_view, 3> kMeshUps = {"auto", "y", "z"};

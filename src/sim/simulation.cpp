@@ -11,6 +11,7 @@
 #include "cloth/sim/guard.h"
 #include "cloth/sim/provot.h"
 #include "cloth/sim/solve/explicit_euler.h"
+#include "cloth/sim/solve/small_steps.h"
 #include "cloth/sim/solve/theta_method.h"
 #include "cloth/sim/wind.h"
 
@@ -186,6 +187,11 @@ void Simulation::syncMass() {
 // theta-method step (solve/theta_method.h): their backward-Euler solve at theta h, then the update.
 void Simulation::integrate(Real h) {
   const SolverSettings& s = params_.solver;
+  if (s.integrator == Integrator::SmallSteps) {
+    report_.smallSteps +=
+        stepSmall(cloth_, params_, time_, h, smallWork_, &workers_, [this] { limitStretchOfPositions(); });
+    return;
+  }
   computeForces(cloth_, params_, time_, forceWork_, force_, &workers_);
   if (s.integrator == Integrator::Explicit) {
     stepExplicit(cloth_, h, force_);
@@ -230,8 +236,15 @@ std::span<const Vec3> Simulation::implicitVelocityChange(Real h) {
 // Long-range attachments, then Provot's passes; the velocity follows what they moved. Returns whether
 // the passes ran out, so that springs may be left over their limit (and no projection took them).
 bool Simulation::limitStretch(Real h) {
-  const MaterialSettings& m = params_.material;
   xBeforeLimit_ = cloth_.x;
+  const bool leftOver = limitStretchOfPositions();
+  addCorrectionVelocity(cloth_.x, xBeforeLimit_, cloth_.kind, h, cloth_.v);
+  return leftOver;
+}
+
+// limitStretch's moves alone, without the velocity that follows them.
+bool Simulation::limitStretchOfPositions() {
+  const MaterialSettings& m = params_.material;
   bool leftOver = false;
   if (m.tethers) {
     tethers_.update(cloth_);
@@ -256,7 +269,6 @@ bool Simulation::limitStretch(Real h) {
       leftOver = false;
     }
   }
-  addCorrectionVelocity(cloth_.x, xBeforeLimit_, cloth_.kind, h, cloth_.v);
   return leftOver;
 }
 

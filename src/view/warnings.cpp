@@ -11,6 +11,7 @@
 #include "cloth/sim/forces.h"
 #include "cloth/sim/solve/approx_implicit.h"
 #include "cloth/sim/solve/explicit_euler.h"
+#include "cloth/sim/solve/small_steps.h"
 
 namespace cloth::view {
 namespace {
@@ -23,6 +24,10 @@ std::string format(const char* pattern, auto... values) {
 
 double substep(const sim::SimParams& p) {
   return p.solver.h / std::max(1, p.solver.substeps);
+}
+
+double smallStepOf(const sim::SimParams& p) {
+  return substep(p) / sim::smallStepCount(substep(p), p.solver.smallStep);
 }
 
 sim::StiffnessRatio ratio(const sim::Simulation& s) {
@@ -64,6 +69,20 @@ void explicitStep(const sim::Simulation& s, std::vector<Warning>& out) {
                                "2 sqrt(m / sum k) = %.3g ms: the cloth blows up and the guard restores it. "
                                "Lower h (or add substeps), or use integrator = approx-implicit.",
                                1e3 * substep(p), 1e3 * hMax)});
+}
+
+// Above r = 1 over a small step, XPBD's one sweep leaves springs softer than k (Macklin et al. 2019
+// need r well below 1): the stretch limit then holds the cloth in every small step, its passes run out
+// (the 100^2 flag: 64 passes in each of 40 small steps, 0.7 s a frame).
+void smallSteps(const sim::Simulation& s, std::vector<Warning>& out) {
+  const sim::SimParams& p = s.params();
+  if (p.solver.integrator != sim::Integrator::SmallSteps) return;
+  const double r = sim::stiffnessRatio(s.cloth(), sim::stiffnessOf(p.material), smallStepOf(p)).mean;
+  if (r > kSmallStepsRatio)
+    out.push_back({"h", format("Small steps of %.3g ms are too long for this cloth: at r = %.3g the springs "
+                               "comply more than k says and the stretch limit works in every small step, "
+                               "slowly. Lower small_step, or use integrator = implicit-cg for fine grids.",
+                               1e3 * smallStepOf(p), r)});
 }
 
 void guard(long long recent, std::vector<Warning>& out) {
@@ -152,6 +171,7 @@ std::vector<Warning> currentWarnings(const sim::Simulation& sim, long long recen
   std::vector<Warning> out;
   honey(sim, out);
   explicitStep(sim, out);
+  smallSteps(sim, out);
   guard(recentRecoveries, out);
   drag(sim, out);
   return out;
@@ -168,6 +188,12 @@ std::string stiffnessRatioNote(const sim::Simulation& s) {
           "r = h^2 sum(k) / m = %.3g. Implicit Euler with the exact Jacobian: any r is stable; "
           "large r damps fast motion.",
           r);
+    case sim::Integrator::SmallSteps:
+      return format(
+          "r = h^2 sum(k) / m = %.3g over each small step of at most %.3g ms. Each is stable at any r; "
+          "above r = 1 the springs comply more than their k says (XPBD's one sweep).",
+          sim::stiffnessRatio(s.cloth(), sim::stiffnessOf(p.material), smallStepOf(p)).mean,
+          1e3 * smallStepOf(p));
     case sim::Integrator::ApproxImplicit:
       break;
   }

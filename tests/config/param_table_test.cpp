@@ -107,6 +107,6 @@ TEST_CASE("param_table: a new grid keeps the cloth: per-node mass and drag scale
 
 TEST_CASE("param_table: range text names the limits") {
   CHECK(formatRange(*findParam("k")) == "[0, 100000]");
-  CHECK(formatRange(*findParam("integrator")) == "{approx-implicit, explicit, implicit-cg}");
+  CHECK(formatRange(*findParam("integrator")) == "{approx-implicit, explicit, implicit-cg, small-steps}");
   CHECK(formatRange(*findParam("self_collision")) == "{0, 1}");
 }

@@ -151,7 +151,9 @@ TEST_CASE("hadap_wrinkles: on the fluttering flag the amplitudes change smoothly
   const float smooth = largestChange(0.2f), raw = largestChange(0);
   INFO("largest change between frames: " << smooth << " smoothed, " << raw << " raw");
   CHECK(raw > 0.1f);
-  CHECK(smooth < 0.05f);
+  // A frame moves an amplitude at most 15 % of its way to a target, and no way is longer than the
+  // largest raw change (the converged flag flutters at 16 Hz: its targets swing fully between frames).
+  CHECK(smooth <= (1 - std::exp(-1.0f / 6)) * raw + 1e-4f);
   CHECK(smooth < raw / 4);
 }
 

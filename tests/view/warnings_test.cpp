@@ -69,6 +69,19 @@ TEST_CASE("warnings: the explicit integrator past 2 sqrt(m / sum k) is flagged w
   CHECK(view::currentWarnings(s, 0).empty());
 }
 
+TEST_CASE("warnings: small steps on a fine flag (r > 1 over a small step) say to shorten them") {
+  sim::Scene fine = *sim::findScene("flag");
+  REQUIRE(fine.params.solver.integrator == sim::Integrator::SmallSteps);
+  sim::Simulation coarse = sim::instantiate(fine);
+  CHECK(view::currentWarnings(coarse, 0).empty());  // 10^2: r = 0.09
+  CHECK(view::stiffnessRatioNote(coarse).find("small step") != std::string::npos);
+  sim::resampleGrid(fine, 100, 100);
+  sim::Simulation s = sim::instantiate(fine);
+  REQUIRE(has(view::currentWarnings(s, 0), "h", "too long for this cloth"));
+  s.params().solver.smallStep = 1e-4;
+  CHECK(view::currentWarnings(s, 0).empty());
+}
+
 TEST_CASE("warnings: guard recoveries are reported where the statistics are") {
   sim::Simulation s = scene("flag");
   CHECK(has(view::currentWarnings(s, 3), "Stats", "undid 3 steps"));

@@ -47,6 +47,16 @@ struct ForceWork {
 void computeForces(const Cloth& cloth, const SimParams& params, Real t, ForceWork& work, std::span<Vec3> f,
                    Workers* workers = nullptr);
 
+/// f = the forces (N) at time t other than the springs': gravity, air damping and wind (the small-steps
+/// integrator's, solve/small_steps.h). Split over `workers`, with the same result on any number of them.
+void computeExternalForces(const Cloth& cloth, const SimParams& params, Real t, ForceWork& work,
+                           std::span<Vec3> f, Workers* workers = nullptr);
+
+/// Adds gravity, air damping and the wind of velocity `wind` (m/s) on nodes [first, last) to f, with
+/// work.normals and work.areaShare current.
+void addExternalForces(const Cloth& cloth, const SimParams& params, const Vec3& wind, const ForceWork& work,
+                       std::size_t first, std::size_t last, std::span<Vec3> f);
+
 /// The per-family spring stiffness of the material settings.
 Stiffness stiffnessOf(const MaterialSettings& m);
 

@@ -11,6 +11,7 @@ enum class Integrator {
   ApproxImplicit,  ///< Kang 2001 eq. 4-10 (with optional extra Jacobi iterations)
   Explicit,        ///< symplectic Euler
   ImplicitCG,      ///< Baraff & Witkin 1998 implicit Euler, exact spring Jacobian, conjugate gradients
+  SmallSteps,  ///< Macklin et al. 2019: many XPBD sub-steps of one spring sweep each (solve/small_steps.h)
 };
 
 /// How the approximate implicit update solves its linear system (M + h c + h^2 L) dv = h F~.
@@ -38,8 +39,9 @@ struct SolverSettings {
   Real theta = 1.0;       // implicitness of the implicit steps: 1 = backward Euler, 0.5 = trapezoidal rule
                           // (solve/theta_method.h)
   int cgMaxIterations = 200;
-  Real cgTolerance = 1e-8;  // relative residual at which conjugate gradients stops
-  int threads = 0;          // threads that share the solver's loops (0 = one per core)
+  Real cgTolerance = 1e-8;     // relative residual at which conjugate gradients stops
+  int threads = 0;             // threads that share the solver's loops (0 = one per core)
+  Real smallStep = 1.0 / 960;  // longest sub-step of the small-steps integrator (s): 16 a 60 Hz step
 };
 
 struct MaterialSettings {

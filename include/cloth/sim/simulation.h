@@ -19,6 +19,7 @@
 #include "cloth/sim/settings.h"
 #include "cloth/sim/solve/approx_implicit.h"
 #include "cloth/sim/solve/implicit_cg.h"
+#include "cloth/sim/solve/small_steps.h"
 #include "cloth/sim/solve/spring_graph.h"
 #include "cloth/sim/strain_projection.h"
 #include "cloth/sim/tethers.h"
@@ -31,6 +32,7 @@ struct StepReport {
   int provotCorrections = 0;
   int tetherMoves = 0;        ///< nodes the long-range attachments pulled in
   int cgIterations = 0;       ///< implicit-cg only
+  int smallSteps = 0;         ///< small-steps only: XPBD sub-steps, summed over substeps
   int solverCycles = 0;       ///< multigrid V-cycles, summed over substeps
   double solverResidual = 0;  ///< relative residual of the last multigrid solve
   int colliderContacts = 0;
@@ -117,6 +119,7 @@ class Simulation {
   void syncMass();
   void integrate(Real h);
   std::span<const Vec3> implicitVelocityChange(Real h);
+  bool limitStretchOfPositions();
   bool limitStretch(Real h);
   void limitStretchAgainstContacts(Real h);
   void projectStrain();
@@ -197,6 +200,7 @@ class Simulation {
   ApproxImplicitWork approxWork_;
   ConvergedVelocityChange converged_;
   ImplicitCgWork cgWork_;
+  SmallStepsWork smallWork_;
   SelfCollisionScratch selfScratch_;
   SelfImpactScratch impactScratch_;
   ProvotList provotList_;

@@ -21,6 +21,8 @@ struct Warning {
 inline constexpr double kSlowFoldingRatio = 50;
 /// Kang's Jacobi update giving less than this share of the response to gravity reads as honey.
 inline constexpr double kHoneyResponse = 0.8;
+/// Above this stiffness ratio over a small step (h^2 sum k / m), the small-steps integrator warns.
+inline constexpr double kSmallStepsRatio = 1;
 /// A spring at a dragged node stretched by more than this many times tau is tearing at the cloth.
 inline constexpr double kDragStretchFactor = 3;
 

@@ -54,12 +54,16 @@ TEST_CASE("scenes: every scene runs 5 simulated seconds finite with Kang's appro
   runEveryScene(Integrator::ApproxImplicit, 5.0);
 }
 
+TEST_CASE("scenes: every scene runs 2 simulated seconds finite with small steps") {
+  runEveryScene(Integrator::SmallSteps, 2.0);
+}
+
 TEST_CASE("scenes: every scene runs 5 simulated seconds finite with implicit-cg") {
   runEveryScene(Integrator::ImplicitCG, 5.0);
 }
 
 TEST_CASE("scenes: the integrators the scenes are run with above are every integrator") {
-  CHECK(integratorNames().size() == 3);
+  CHECK(integratorNames().size() == 4);
 }
 
 namespace {
@@ -85,46 +89,70 @@ FlutterStats flutter(Scene scene, Real* worstStrain = nullptr) {
 
 }  // namespace
 
-TEST_CASE("scenes: the flag flutters (Kang Fig. 7): 1-12 Hz, mostly below 20 Hz, 10 cm or more, within tau") {
+// The flutter the converged flag has (Scene::convergedFlutterHz, checked by clothbench --only
+// convergence against explicit Euler and implicit-cg at 25 us): within 20 % of its frequency and 25 %
+// of its peak to peak (issue #38), mostly below 20 Hz, within tau.
+bool fluttersAsConverged(const Scene& scene, const FlutterStats& f) {
+  return std::abs(f.dominantHz - scene.convergedFlutterHz) <= 0.2 * scene.convergedFlutterHz &&
+         std::abs(f.peakToPeak - scene.convergedPeakToPeak) <= 0.25 * scene.convergedPeakToPeak &&
+         f.powerBelow >= 0.6;
+}
+
+TEST_CASE("scenes: the flag flutters (Kang Fig. 7) as the converged flag does, at 60 steps a second") {
   const Scene scene = *findScene("flag");
+  REQUIRE(scene.params.solver.h == Approx(1.0 / 60));
+  REQUIRE(scene.convergedFlutterHz == Approx(16.1));
   Real strain = 0;
   const FlutterStats f = flutter(scene, &strain);
   INFO("dominant " << f.dominantHz << " Hz, " << 100 * f.powerBelow << " % below 20 Hz, peak to peak "
                    << f.peakToPeak << " m, strain " << strain);
-  CHECK(f.dominantHz >= 1);
-  CHECK(f.dominantHz <= 12);
-  CHECK(f.powerBelow >= 0.6);
-  CHECK(f.peakToPeak >= 0.1);
+  CHECK(fluttersAsConverged(scene, f));
   CHECK(strain <= scene.params.material.tau + 1e-3);
 }
 
-TEST_CASE("scenes: the flag at its 60 steps a second flutters as Kang's update does at 1 ms") {
-  const Scene scene = *findScene("flag");
-  REQUIRE(scene.params.solver.h == Approx(1.0 / 60));
-  Scene kang = scene;
+TEST_CASE("scenes: one backward-Euler step of 1/60 s damps the flag's flutter, as Kang's update at 1 ms") {
+  // What the flag did before small steps (issue #38), and what the test above fails on.
+  Scene implicit = *findScene("flag");
+  implicit.params.solver.integrator = Integrator::ImplicitCG;
+  implicit.params.solver.theta = 1;
+  Scene kang = implicit;
   useKangStep(kang);
-  Real strain = 0;
-  const FlutterStats f = flutter(scene, &strain), reference = flutter(kang);
-  INFO("1/60 s: " << f.dominantHz << " Hz, " << f.peakToPeak << " m, " << 100 * f.powerBelow
-                  << " % below 20 Hz, strain " << strain << "; Kang at 1 ms: " << reference.dominantHz
-                  << " Hz, " << reference.peakToPeak << " m");
+  const FlutterStats f = flutter(implicit), reference = flutter(kang);
+  INFO("implicit-cg at 1/60 s: " << f.dominantHz << " Hz, " << f.peakToPeak << " m; Kang at 1 ms: "
+                                 << reference.dominantHz << " Hz, " << reference.peakToPeak << " m");
+  CHECK_FALSE(fluttersAsConverged(implicit, f));
+  CHECK(f.dominantHz <= 0.6 * implicit.convergedFlutterHz);
   CHECK(std::abs(f.dominantHz - reference.dominantHz) <= 0.25 * reference.dominantHz);
   CHECK(f.peakToPeak >= 0.7 * reference.peakToPeak);
-  CHECK(f.powerBelow >= 0.6);
-  CHECK(strain <= scene.params.material.tau + 1e-3);
   // Kang's update at the same 1/60 s freezes the flag: its isotropic Hessian resists sideways motion.
   Scene frozen = kang;
   frozen.params.solver.h = 1.0 / 60;
   CHECK(flutter(frozen).peakToPeak < 0.1 * reference.peakToPeak);
 }
 
-TEST_CASE("scenes: with Kang's literal lift and coefficients the flag buzzes, and the test above sees it") {
+TEST_CASE("scenes: small steps of backward Euler (theta 1) damp the flutter that the midpoint rule keeps") {
+  Scene scene = *findScene("flag");
+  scene.params.solver.theta = 1;
+  const FlutterStats f = flutter(scene);
+  INFO("theta 1: " << f.dominantHz << " Hz, " << f.peakToPeak << " m");
+  CHECK_FALSE(fluttersAsConverged(scene, f));
+}
+
+TEST_CASE("scenes: with Kang's literal lift and coefficients the flag buzzes, and the tests above see it") {
   Scene scene = *findScene("flag");
   scene.params.wind.model = WindModel::Kang;
   scene.params.wind.dragCoefficient = scene.params.wind.liftCoefficient = 0.01;
   const FlutterStats f = flutter(scene);
-  INFO("dominant " << f.dominantHz << " Hz, " << 100 * f.powerBelow << " % below 20 Hz");
-  CHECK((f.dominantHz > 12 || f.powerBelow < 0.6));
+  INFO("small steps: dominant " << f.dominantHz << " Hz, " << 100 * f.powerBelow << " % below 20 Hz, "
+                                << f.peakToPeak << " m");
+  CHECK_FALSE(fluttersAsConverged(scene, f));
+  // One backward-Euler step of 1/60 s: it buzzes at the step rate.
+  Scene implicit = scene;
+  implicit.params.solver.integrator = Integrator::ImplicitCG;
+  implicit.params.solver.theta = 1;
+  const FlutterStats g = flutter(implicit);
+  INFO("implicit-cg: dominant " << g.dominantHz << " Hz, " << 100 * g.powerBelow << " % below 20 Hz");
+  CHECK((g.dominantHz > 1.2 * scene.convergedFlutterHz || g.powerBelow < 0.6));
 }
 
 TEST_CASE(
@@ -167,8 +195,12 @@ TEST_CASE(
 TEST_CASE("scenes: a flag finer than its pole's contact thickness still hangs within tau") {
   // 130^2: 3.9 mm spacing under a 5 mm contact thickness. With the whole thickness the pole pushed
   // the first free column out as far as its springs reach: strain 0.31 within half a second.
+  // One implicit step a frame: small steps are 40 times dearer at this grid and their stretch limit
+  // runs out of passes (README, "Convergence").
   Scene scene = *findScene("flag");
   resampleGrid(scene, 130, 130);
+  scene.params.solver.integrator = Integrator::ImplicitCG;
+  scene.params.solver.theta = 1;
   Simulation sim = instantiate(scene);
   Real peak = 0;
   while (sim.time() < 0.5) {

@@ -31,6 +31,7 @@ struct Scene {
   /// A flag's flutter frequency at the scene's default settings, converged (Hz; 0 = not measured):
   /// what `clothbench --only convergence` finds where two integrators agree at a tiny step.
   Real convergedFlutterHz = 0;
+  Real convergedPeakToPeak = 0;  ///< and its free edge's peak to peak (m) there
   /// A mesh file the front ends load as the scene's obstacle (io::loadSceneMesh) unless the user gives
   /// meshes of their own (useColliderMeshes clears it): the character scene's person. Empty: none.
   std::string meshFile;
