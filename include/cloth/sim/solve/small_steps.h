@@ -53,7 +53,12 @@ int smallStepCount(Real h, Real longest);
 struct SmallStepsWork {
   std::vector<Vec3> force, xPrevious, vStart;
   std::vector<Real> inverseMass;  ///< #nodes 1 / m, 0 for kinematic nodes
-  std::vector<Real> stiffness;    ///< #springs k (N/m)
+  struct Link {
+    NodeIndex a = 0, b = 0;
+    Real rest = 0;  ///< m
+    Real k = 0;     ///< N/m
+  };
+  std::vector<Link> links;  ///< the springs in colour order (colours.springs)
   SpringColours colours;
   std::size_t colouredSprings = 0;  ///< how many springs `colours` was built for
   ForceWork forces;
