@@ -12,6 +12,7 @@
 #include "cloth/sim/names.h"
 #include "cloth/sim/scenes/scenes.h"
 #include "cloth/sim/scenes/stats.h"
+#include "cloth/sim/solve/small_steps.h"
 
 namespace cloth::bench {
 namespace {
@@ -45,6 +46,14 @@ std::string stepName(double h) {
   if (std::abs(h * 120 - 1) < 1e-9) return "1/120 s";
   if (std::abs(h * 240 - 1) < 1e-9) return "1/240 s";
   return h >= 1e-3 ? text(h * 1e3) + " ms" : text(h * 1e6) + " us";
+}
+
+// "small-steps, h = 1/60 s, 40 small steps", "implicit-cg, h = 1/60 s, 1 substeps".
+std::string howStepped(const sim::SolverSettings& solver) {
+  const std::string how = std::string(sim::name(solver.integrator)) + ", h = " + stepName(solver.h) + ", ";
+  if (solver.integrator == sim::Integrator::SmallSteps)
+    return how + std::to_string(sim::smallStepCount(solver.h, solver.smallStep)) + " small steps";
+  return how + std::to_string(solver.substeps) + " substeps";
 }
 
 double percentOff(double value, double reference) {
@@ -102,8 +111,7 @@ void flagByStep(const Flutter& ref, std::vector<LargeStepRow>& rows) {
 void flagDefault(const Flutter& ref, bool quick, std::vector<LargeStepRow>& rows) {
   const config::Settings flag = scene("flag", {});
   const auto& solver = flag.scene.params.solver;
-  const std::string how = std::string(sim::name(solver.integrator)) + ", h = " + stepName(solver.h) + ", " +
-                          std::to_string(solver.substeps) + " substeps";
+  const std::string how = howStepped(solver);
   std::vector<FlagRun> runs;
   for (int k = 0; k < (quick ? 1 : kTimedRuns); ++k) runs.push_back(flagRun(flag, kFlagSeconds));
   std::vector<double> wall;
@@ -179,8 +187,7 @@ void motionRows(const std::string& name, double seconds, double href, std::vecto
   const double atDefault = rmsPercent(trajectoryOf(defaults, seconds), ref, diagonal);
   const double atMs = rmsPercent(
       trajectoryOf(scene(name, {"h=" + text(kFrame / 16, "%.17g"), "substeps=1"}), seconds), ref, diagonal);
-  const std::string how =
-      integrator + ", h = " + stepName(solver.h) + ", " + std::to_string(solver.substeps) + " substeps";
+  const std::string how = howStepped(solver);
   rows.push_back(
       {name + " at its default (" + how + "): RMS error / cloth diagonal", atDefault, "%", 0, true, true});
   rows.push_back(
