@@ -188,8 +188,11 @@ void Simulation::syncMass() {
 void Simulation::integrate(Real h) {
   const SolverSettings& s = params_.solver;
   if (s.integrator == Integrator::SmallSteps) {
-    report_.smallSteps +=
-        stepSmall(cloth_, params_, time_, h, smallWork_, &workers_, [this] { limitStretchOfPositions(); });
+    // Provot's passes in each small step; the strain projection is left to the step's own limit after
+    // them (on a 100^2 flag, whose wind holds every spring at its limit, it ran in each small step).
+    report_.smallSteps += stepSmall(cloth_, params_, time_, h, smallWork_, &workers_, [this] {
+      limitStretchOfPositions(params_.material.provotPasses, false);
+    });
     return;
   }
   computeForces(cloth_, params_, time_, forceWork_, force_, &workers_);
@@ -237,13 +240,13 @@ std::span<const Vec3> Simulation::implicitVelocityChange(Real h) {
 // the passes ran out, so that springs may be left over their limit (and no projection took them).
 bool Simulation::limitStretch(Real h) {
   xBeforeLimit_ = cloth_.x;
-  const bool leftOver = limitStretchOfPositions();
+  const bool leftOver = limitStretchOfPositions(params_.material.provotPasses, true);
   addCorrectionVelocity(cloth_.x, xBeforeLimit_, cloth_.kind, h, cloth_.v);
   return leftOver;
 }
 
 // limitStretch's moves alone, without the velocity that follows them.
-bool Simulation::limitStretchOfPositions() {
+bool Simulation::limitStretchOfPositions(int passes, bool mayProject) {
   const MaterialSettings& m = params_.material;
   bool leftOver = false;
   if (m.tethers) {
@@ -256,15 +259,15 @@ bool Simulation::limitStretchOfPositions() {
       provotListFor_ = cloth_.kind;
       provotListOutward_ = m.provotOutward;
     }
-    const ProvotReport r = sim::limitStretch(cloth_.x, provotList_, m.tau, m.provotPasses, m.provotRelaxation,
+    const ProvotReport r = sim::limitStretch(cloth_.x, provotList_, m.tau, passes, m.provotRelaxation,
                                              provotWork_, contactNormal_);
     report_.provotPasses += r.passes;
     report_.provotCorrections += r.corrections;
-    leftOver = r.passes == m.provotPasses;
+    leftOver = r.passes == passes;
     // Not while a node is dragged: the handle pulls the cloth against its pins where no shape may meet
     // every limit, and the projections would run to their limit every step (the tethers hold the
     // handle within reach).
-    if (m.strainProjection && leftOver && kinematics_.handles.empty()) {
+    if (mayProject && m.strainProjection && leftOver && kinematics_.handles.empty()) {
       projectStrain();
       leftOver = false;
     }

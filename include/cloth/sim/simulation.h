@@ -119,7 +119,7 @@ class Simulation {
   void syncMass();
   void integrate(Real h);
   std::span<const Vec3> implicitVelocityChange(Real h);
-  bool limitStretchOfPositions();
+  bool limitStretchOfPositions(int passes, bool mayProject);
   bool limitStretch(Real h);
   void limitStretchAgainstContacts(Real h);
   void projectStrain();
