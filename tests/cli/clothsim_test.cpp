@@ -70,8 +70,9 @@ TEST_CASE("clothsim: flag stats show a finite run with strain within Provot's bo
   CHECK(j["finite"] == true);
   CHECK(j["max_strain"].get<double>() <= 0.1 + 0.01);
   CHECK(j["kinetic_energy"].get<double>() > 0);
-  // The pole is a collider: the free nodes nearest it, one key spacing (5.6 cm) off its axis, clear it.
-  CHECK(j["min_collider_clearance"].get<double>() > 0.04);
+  // The pole is a collider: no node comes within its contact thickness (5 mm). (The free nodes nearest
+  // it are a key spacing, 5.6 cm, off its axis; the converged flag's flutter folds some to 3 cm.)
+  CHECK(j["min_collider_clearance"].get<double>() > 0.9 * 0.005);
   CHECK(j["bbox_min"].size() == 3);
   CHECK(j["ms_per_step"].get<double>() > 0);
 }
