@@ -73,7 +73,7 @@ void explicitStep(const sim::Simulation& s, std::vector<Warning>& out) {
 
 // Above r = 1 over a small step, XPBD's one sweep leaves springs softer than k (Macklin et al. 2019
 // need r well below 1): the stretch limit then holds the cloth in every small step, its passes run out
-// (the 100^2 flag: 64 passes in each of 40 small steps, 0.7 s a frame).
+// (the 100^2 flag: 64 passes in each of 40 small steps, about 1 s a frame).
 void smallSteps(const sim::Simulation& s, std::vector<Warning>& out) {
   const sim::SimParams& p = s.params();
   if (p.solver.integrator != sim::Integrator::SmallSteps) return;
