@@ -55,6 +55,13 @@ ClothEdges clothEdges(const Cloth& cloth) {
   std::vector<std::uint32_t> fill(edges.nodeTriangleStart.begin(), edges.nodeTriangleStart.end() - 1);
   for (std::size_t t = 0; t < cloth.triangles.size(); ++t)
     for (NodeIndex v : cloth.triangles[t].v) edges.nodeTriangles[fill[v]++] = static_cast<int>(t);
+  edges.nodeEdgeStart.assign(cloth.nodeCount() + 1, 0);
+  for (const auto& e : edges.nodes) ++edges.nodeEdgeStart[static_cast<std::size_t>(e[0]) + 1];
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) edges.nodeEdgeStart[i + 1] += edges.nodeEdgeStart[i];
+  edges.nodeEdges.resize(edges.nodes.size());
+  fill.assign(edges.nodeEdgeStart.begin(), edges.nodeEdgeStart.end() - 1);
+  for (std::size_t e = 0; e < edges.nodes.size(); ++e)
+    edges.nodeEdges[fill[edges.nodes[e][0]]++] = static_cast<int>(e);
   return edges;
 }
 

@@ -360,8 +360,8 @@ void Simulation::collideWithSelf(Real h) {
   const Real thickness = selfContactThickness(params_.collision.thickness, keySpacing(cloth_));
   refitTree(0);
   tree_.refitCones(cloth_.x, cloth_.x, cloth_.triangles, kFlatPatchHalfAngle, &workers_);
-  const int pushed =
-      resolveSelfCollisions(cloth_, xStart_, tree_, clothEdges_, thickness, contactNormal_, selfScratch_);
+  const int pushed = resolveSelfCollisions(cloth_, xStart_, tree_, clothEdges_, thickness, contactNormal_,
+                                           selfScratch_, &workers_);
   report_.selfContacts += pushed;
   if (!colliders_.empty()) collide(Friction::Off);
   if (impactsBackedOff_ > 0) {  // backOffIfStuck

@@ -118,7 +118,8 @@ h = [0.001, 0.002]
   CHECK(*s.seconds == 2);
 }
 
-TEST_CASE("sweep: ranges by step, by count and on a log scale; vectors and switches as --set reads them") {
+TEST_CASE(
+    "sweep: ranges by step, by count and on a log scale, and vectors and switches as --set reads them") {
   const Sweep s = parsed(R"(
 scene = "drape"
 [set]
@@ -206,7 +207,8 @@ TEST_CASE(
   fs::remove_all(dir);
 }
 
-TEST_CASE("sweep: a bad row fails alone, named, and gather says which; another sweep's folder is refused") {
+TEST_CASE(
+    "sweep: a bad row fails alone, named, and gather says which, and another sweep's folder is refused") {
   const fs::path dir = freshDir("bad");
   const fs::path file = writeSweep(dir, "scene = \"flag\"\nsteps = 10\n[axes]\nh = [0.004, 5.0, 0.008]\n");
   std::ostringstream err;

@@ -79,10 +79,17 @@ struct ClothEdges {
   std::vector<std::array<int, 2>> triangles;     ///< per edge: the triangles it borders (-1: none)
   std::vector<std::uint32_t> nodeTriangleStart;  ///< #nodes + 1: node i's triangles are nodeTriangles[...]
   std::vector<int> nodeTriangles;
+  std::vector<std::uint32_t> nodeEdgeStart;  ///< #nodes + 1: the edges whose lower node is i, nodeEdges[...]
+  std::vector<int> nodeEdges;                ///< in increasing order within a node
   std::span<const int> trianglesAt(NodeIndex n) const {
     const auto i = static_cast<std::size_t>(n);
     return std::span<const int>(nodeTriangles)
         .subspan(nodeTriangleStart[i], nodeTriangleStart[i + 1] - nodeTriangleStart[i]);
+  }
+  /// The edges (a, b) with a = n (each edge is stored with its lower node first).
+  std::span<const int> edgesFrom(NodeIndex n) const {
+    const auto i = static_cast<std::size_t>(n);
+    return std::span<const int>(nodeEdges).subspan(nodeEdgeStart[i], nodeEdgeStart[i + 1] - nodeEdgeStart[i]);
   }
 };
 ClothEdges clothEdges(const Cloth& cloth);

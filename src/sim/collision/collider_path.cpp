@@ -17,17 +17,18 @@ bool finite(const Vec3& v) {
 std::optional<PathKey> parseKey(std::string_view text) {
   Real values[4];
   int count = 0;
-  while (count < 4) {
+  bool ended = false;  // the last field read was the text's last
+  while (count < 4 && !ended) {
     const std::size_t comma = text.find(',');
     const std::string_view field = text.substr(0, comma);
     const char* end = field.data() + field.size();
     const auto [ptr, ec] = std::from_chars(field.data(), end, values[count]);
     if (ec != std::errc() || ptr != end) return std::nullopt;
     ++count;
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
+    ended = comma == std::string_view::npos;
+    if (!ended) text.remove_prefix(comma + 1);
   }
-  if (count != 4 || text.find(',') != std::string_view::npos) return std::nullopt;
+  if (count != 4 || !ended) return std::nullopt;  // too few fields, or a fifth
   return PathKey{values[0], Vec3(values[1], values[2], values[3])};
 }
 
@@ -74,6 +75,10 @@ std::optional<ColliderPath> parsePath(std::string_view text, std::string& error)
     path.keys.push_back(*k);
     if (slash == std::string_view::npos) break;
     text.remove_prefix(slash + 1);
+    if (text.empty()) {
+      error = "a path key is T,X,Y,Z (seconds, metres), not nothing after the last '/'";
+      return std::nullopt;
+    }
   }
   if (path.keys.empty()) {
     error = "a path needs at least one key T,X,Y,Z";

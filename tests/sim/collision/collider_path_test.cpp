@@ -20,7 +20,7 @@ TEST_CASE("collider_path: straight between keys, held before the first and after
   CHECK(ColliderPath{}.offsetAt(3) == Vec3(0));
 }
 
-TEST_CASE("collider_path: parsed from T,X,Y,Z keys; bad keys and times that do not increase say why") {
+TEST_CASE("collider_path: parsed from T,X,Y,Z keys, and bad keys and times that do not increase say why") {
   std::string error;
   const auto p = parsePath("0,0,0,0/0.5,0,0.3,-1", error);
   REQUIRE(p);
@@ -36,7 +36,7 @@ TEST_CASE("collider_path: parsed from T,X,Y,Z keys; bad keys and times that do n
   }
 }
 
-TEST_CASE("collider_path: a scene's ball moves; boxes, meshes and poles stand still") {
+TEST_CASE("collider_path: a scene's ball moves, and boxes, meshes and poles stand still") {
   Scene s = *findScene("ball");
   CHECK(setColliderPath(s, "0:0,0,0,0/1,0,0.5,0").empty());
   CHECK(placedOnPath(s.colliders[0], 0.5).center.y == Approx(0.6 + 0.25));

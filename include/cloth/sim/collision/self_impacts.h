@@ -15,6 +15,7 @@
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb_tree.h"
 #include "cloth/sim/collision/impact_zones.h"
+#include "cloth/sim/collision/pairs.h"
 #include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
@@ -43,14 +44,6 @@ struct SelfImpactReport {
   /// The step moved the cloth too far to test pair by pair (hundreds of pairs per node): every node
   /// was held.
   bool overflowed = false;
-};
-
-enum class PairKind : std::uint8_t { VertexTriangle, EdgeEdge };
-
-/// A vertex-triangle pair (p, a, b, c) or an edge-edge pair (a, b) against (c, d).
-struct PairOf {
-  std::array<NodeIndex, 4> nodes;
-  PairKind kind;
 };
 
 struct SelfImpactScratch {
