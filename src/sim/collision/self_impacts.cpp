@@ -197,27 +197,31 @@ struct Pass {
   }
 
   // Every pair whose swept boxes, each grown by half the reach, overlap: all pairs that can meet
-  // while no node moves further than half the reach from where it is now. Blocks of nodes, then of
-  // edges, list their pairs apart and are joined in order: the same list on any thread count.
+  // while no node moves further than half the reach from where it is now. One tree query a node covers
+  // the node and the edges it is the lower node of (nodePairs). Blocks of nodes list their pairs apart
+  // and are joined in order, every block's vertex-triangle pairs, then every block's edge-edge pairs:
+  // the same list on any thread count.
   bool findPairs(AabbTree& tree, const ClothEdges& edges, Real reach, Workers* workers) {
     tree.refitSwept(xStart, cloth.x, cloth.triangles, 0.5 * reach, workers);
     tree.refitCones(xStart, cloth.x, cloth.triangles, kFlatPatchHalfAngle, workers);
-    const std::size_t nodeBlocks = blockCount(cloth.nodeCount()), edgeBlocks = blockCount(edges.nodes.size());
-    scratch.blocks.resize(nodeBlocks + edgeBlocks);
-    scratch.overflowed.assign(nodeBlocks + edgeBlocks, 0);
-    parallelFor(workers, nodeBlocks + edgeBlocks, 1, [&](std::size_t first, std::size_t last) {
-      std::vector<int> candidates, near;  // one pair of buffers per piece, reused by its nodes and edges
+    const std::size_t blocks = blockCount(cloth.nodeCount());
+    scratch.blocks.resize(2 * blocks);
+    scratch.overflowed.assign(blocks, 0);
+    parallelFor(workers, blocks, 1, [&](std::size_t first, std::size_t last) {
+      NodeSearch search(cloth.triangles.size());  // one per piece, reused by its nodes
       for (std::size_t b = first; b < last; ++b) {
-        std::vector<PairOf>& out = scratch.blocks[b];
-        out.clear();
-        if (b < nodeBlocks)
-          vertexTrianglePairs(tree, edges, b * kPairBlock, std::min(cloth.nodeCount(), (b + 1) * kPairBlock),
-                              reach, candidates, out);
-        else
-          edgeEdgePairs(tree, edges, (b - nodeBlocks) * kPairBlock,
-                        std::min(edges.nodes.size(), (b - nodeBlocks + 1) * kPairBlock), reach, candidates,
-                        near, out);
-        scratch.overflowed[b] = out.size() > kPairsPerItem * itemsIn(b, nodeBlocks, edges);
+        std::vector<PairOf>&vertexOut = scratch.blocks[b], &edgeOut = scratch.blocks[blocks + b];
+        vertexOut.clear();
+        edgeOut.clear();
+        const std::size_t begin = b * kPairBlock, end = std::min(cloth.nodeCount(), begin + kPairBlock);
+        std::size_t items = 0;  // nodes and their edges
+        for (std::size_t i = begin; i < end; ++i) {
+          const auto p = static_cast<NodeIndex>(i);
+          items += 1 + edges.edgesFrom(p).size();
+          if (vertexOut.size() + edgeOut.size() > kPairsPerItem * items) break;
+          nodePairs(tree, edges, p, reach, search, vertexOut, edgeOut);
+        }
+        scratch.overflowed[b] = vertexOut.size() + edgeOut.size() > kPairsPerItem * items;
       }
     });
     scratch.pairs.clear();
@@ -228,19 +232,7 @@ struct Pass {
     return std::find(scratch.overflowed.begin(), scratch.overflowed.end(), 1) == scratch.overflowed.end();
   }
 
-  // How many nodes (the first nodeBlocks blocks) or edges block b holds.
-  std::size_t itemsIn(std::size_t b, std::size_t nodeBlocks, const ClothEdges& edges) const {
-    const std::size_t first = (b < nodeBlocks ? b : b - nodeBlocks) * kPairBlock;
-    return std::min(b < nodeBlocks ? cloth.nodeCount() : edges.nodes.size(), first + kPairBlock) - first;
-  }
-
   static std::size_t blockCount(std::size_t items) { return (items + kPairBlock - 1) / kPairBlock; }
-
-  void vertexTrianglePairs(const AabbTree& tree, const ClothEdges& edges, std::size_t begin, std::size_t end,
-                           Real reach, std::vector<int>& candidates, std::vector<PairOf>& out) const {
-    for (std::size_t i = begin; i < end && out.size() <= kPairsPerItem * (end - begin); ++i)
-      vertexPairs(tree, edges, static_cast<NodeIndex>(i), reach, candidates, out);
-  }
 
   // Node p against every triangle near its path that it is not a corner of, but those of a flat patch
   // round it (AabbTree::refitCones).
@@ -255,29 +247,57 @@ struct Pass {
     }
   }
 
-  // Each edge against the edges of the triangles near it that come after it in the list (each pair
-  // once; an edge of two such triangles once).
-  void edgeEdgePairs(const AabbTree& tree, const ClothEdges& edges, std::size_t begin, std::size_t end,
-                     Real reach, std::vector<int>& candidates, std::vector<int>& near,
-                     std::vector<PairOf>& out) const {
-    for (std::size_t i = begin; i < end && out.size() <= kPairsPerItem * (end - begin); ++i) {
-      const std::array<NodeIndex, 2>& e = edges.nodes[i];
-      const Aabb box = sweptBox({e[0], e[1]}, 0.5 * reach);
-      candidates.clear();
-      tree.overlappingSwept(box, candidates, edges.triangles[i]);
-      near.clear();
-      for (int t : candidates)
-        for (int j : edges.ofTriangle[t])
-          if (j > static_cast<int>(i)) near.push_back(j);
-      std::sort(near.begin(), near.end());
-      near.erase(std::unique(near.begin(), near.end()), near.end());
-      for (int j : near) {
-        const std::array<NodeIndex, 2>& f = edges.nodes[j];
-        if (e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
-        if (box.overlaps(sweptBox({f[0], f[1]}, 0.5 * reach)))
-          out.push_back({{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge});
-      }
+  // Reusable per piece of the parallel search.
+  struct NodeSearch {
+    explicit NodeSearch(std::size_t triangles) : stamp(triangles, 0) {}
+    std::vector<int> candidates;
+    std::vector<Aabb> boxes;           // the swept boxes of the node's own edges
+    std::vector<std::uint32_t> stamp;  // per triangle: `now` while it is a candidate
+    std::uint32_t now = 0;
+  };
+
+  // Node p against every triangle near its path that it is not a corner of, but those of a flat patch
+  // round it (AabbTree::refitCones); each edge from p (its lower node) against the edges after it of
+  // the triangles near it whose swept boxes meet its own, an edge of two such triangles from the lower.
+  void nodePairs(const AabbTree& tree, const ClothEdges& edges, NodeIndex p, Real reach, NodeSearch& search,
+                 std::vector<PairOf>& vertexOut, std::vector<PairOf>& edgeOut) const {
+    const Real margin = 0.5 * reach;
+    const std::span<const int> own = edges.edgesFrom(p);
+    Aabb query = sweptBox({p}, margin);
+    search.boxes.clear();
+    for (int i : own) {
+      search.boxes.push_back(sweptBox({edges.nodes[i][0], edges.nodes[i][1]}, margin));
+      query.grow(search.boxes.back().lo);
+      query.grow(search.boxes.back().hi);
     }
+    search.candidates.clear();
+    tree.overlappingSwept(query, search.candidates, edges.trianglesAt(p));
+    const Aabb around = sweptBox({p}, margin);
+    for (int t : search.candidates) {
+      const auto& v = cloth.triangles[t].v;
+      if (v[0] != p && v[1] != p && v[2] != p && around.overlaps(sweptBox({v[0], v[1], v[2]}, margin)))
+        vertexOut.push_back({{p, v[0], v[1], v[2]}, PairKind::VertexTriangle});
+    }
+    if (own.empty()) return;
+    if (++search.now == 0) {  // wrapped around: forget every old mark
+      std::fill(search.stamp.begin(), search.stamp.end(), 0u);
+      search.now = 1;
+    }
+    for (int t : search.candidates) search.stamp[t] = search.now;
+    for (int t : search.candidates)
+      for (int j : edges.ofTriangle[t]) {
+        const std::array<int, 2>& sides = edges.triangles[j];
+        const int other = sides[0] == t ? sides[1] : sides[0];
+        if (other >= 0 && other < t && search.stamp[other] == search.now) continue;
+        const std::array<NodeIndex, 2>& f = edges.nodes[j];
+        const Aabb box = sweptBox({f[0], f[1]}, margin);
+        for (std::size_t k = 0; k < own.size(); ++k) {
+          const std::array<NodeIndex, 2>& e = edges.nodes[own[k]];
+          if (j <= own[k] || e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
+          if (search.boxes[k].overlaps(box))
+            edgeOut.push_back({{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge});
+        }
+      }
   }
 
   // After the first search, only what moved since it is searched again: the pairs with a node that
