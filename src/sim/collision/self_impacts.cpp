@@ -204,6 +204,7 @@ struct Pass {
   bool findPairs(AabbTree& tree, const ClothEdges& edges, Real reach, Workers* workers) {
     tree.refitSwept(xStart, cloth.x, cloth.triangles, 0.5 * reach, workers);
     tree.refitCones(xStart, cloth.x, cloth.triangles, kFlatPatchHalfAngle, workers);
+    noteSweptBoxes(edges, 0.5 * reach, workers);
     const std::size_t blocks = blockCount(cloth.nodeCount());
     scratch.blocks.resize(2 * blocks);
     scratch.overflowed.assign(blocks, 0);
@@ -234,6 +235,23 @@ struct Pass {
 
   static std::size_t blockCount(std::size_t items) { return (items + kPairBlock - 1) / kPairBlock; }
 
+  // Every triangle's and every edge's swept box, grown by `margin`, for nodePairs' tests (computed
+  // there per candidate, they were a quarter of a crumpling cloth's step).
+  void noteSweptBoxes(const ClothEdges& edges, Real margin, Workers* workers) {
+    scratch.triangleBoxes.resize(cloth.triangles.size());
+    scratch.edgeBoxes.resize(edges.nodes.size());
+    parallelFor(workers, cloth.triangles.size(), kPairBlock, [&](std::size_t first, std::size_t last) {
+      for (std::size_t t = first; t < last; ++t) {
+        const auto& v = cloth.triangles[t].v;
+        scratch.triangleBoxes[t] = sweptBox({v[0], v[1], v[2]}, margin);
+      }
+    });
+    parallelFor(workers, edges.nodes.size(), kPairBlock, [&](std::size_t first, std::size_t last) {
+      for (std::size_t i = first; i < last; ++i)
+        scratch.edgeBoxes[i] = sweptBox({edges.nodes[i][0], edges.nodes[i][1]}, margin);
+    });
+  }
+
   // Node p against every triangle near its path that it is not a corner of, but those of a flat patch
   // round it (AabbTree::refitCones).
   void vertexPairs(const AabbTree& tree, const ClothEdges& edges, NodeIndex p, Real reach,
@@ -251,7 +269,6 @@ struct Pass {
   struct NodeSearch {
     explicit NodeSearch(std::size_t triangles) : stamp(triangles, 0) {}
     std::vector<int> candidates;
-    std::vector<Aabb> boxes;           // the swept boxes of the node's own edges
     std::vector<std::uint32_t> stamp;  // per triangle: `now` while it is a candidate
     std::uint32_t now = 0;
   };
@@ -261,21 +278,23 @@ struct Pass {
   // the triangles near it whose swept boxes meet its own, an edge of two such triangles from the lower.
   void nodePairs(const AabbTree& tree, const ClothEdges& edges, NodeIndex p, Real reach, NodeSearch& search,
                  std::vector<PairOf>& vertexOut, std::vector<PairOf>& edgeOut) const {
-    const Real margin = 0.5 * reach;
     const std::span<const int> own = edges.edgesFrom(p);
-    Aabb query = sweptBox({p}, margin);
-    search.boxes.clear();
+    const Aabb around = sweptBox({p}, 0.5 * reach);
+    Aabb ownEdges;  // the node's edges' boxes together
     for (int i : own) {
-      search.boxes.push_back(sweptBox({edges.nodes[i][0], edges.nodes[i][1]}, margin));
-      query.grow(search.boxes.back().lo);
-      query.grow(search.boxes.back().hi);
+      ownEdges.grow(scratch.edgeBoxes[i].lo);
+      ownEdges.grow(scratch.edgeBoxes[i].hi);
+    }
+    Aabb query = around;
+    if (!own.empty()) {
+      query.grow(ownEdges.lo);
+      query.grow(ownEdges.hi);
     }
     search.candidates.clear();
     tree.overlappingSwept(query, search.candidates, edges.trianglesAt(p));
-    const Aabb around = sweptBox({p}, margin);
     for (int t : search.candidates) {
       const auto& v = cloth.triangles[t].v;
-      if (v[0] != p && v[1] != p && v[2] != p && around.overlaps(sweptBox({v[0], v[1], v[2]}, margin)))
+      if (v[0] != p && v[1] != p && v[2] != p && around.overlaps(scratch.triangleBoxes[t]))
         vertexOut.push_back({{p, v[0], v[1], v[2]}, PairKind::VertexTriangle});
     }
     if (own.empty()) return;
@@ -284,20 +303,22 @@ struct Pass {
       search.now = 1;
     }
     for (int t : search.candidates) search.stamp[t] = search.now;
-    for (int t : search.candidates)
+    for (int t : search.candidates) {
+      if (!ownEdges.overlaps(scratch.triangleBoxes[t])) continue;  // no edge of it meets the node's
       for (int j : edges.ofTriangle[t]) {
         const std::array<int, 2>& sides = edges.triangles[j];
         const int other = sides[0] == t ? sides[1] : sides[0];
         if (other >= 0 && other < t && search.stamp[other] == search.now) continue;
         const std::array<NodeIndex, 2>& f = edges.nodes[j];
-        const Aabb box = sweptBox({f[0], f[1]}, margin);
-        for (std::size_t k = 0; k < own.size(); ++k) {
-          const std::array<NodeIndex, 2>& e = edges.nodes[own[k]];
-          if (j <= own[k] || e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
-          if (search.boxes[k].overlaps(box))
+        const Aabb& box = scratch.edgeBoxes[j];
+        for (int i : own) {
+          const std::array<NodeIndex, 2>& e = edges.nodes[i];
+          if (j <= i || e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
+          if (scratch.edgeBoxes[i].overlaps(box))
             edgeOut.push_back({{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge});
         }
       }
+    }
   }
 
   // After the first search, only what moved since it is searched again: the pairs with a node that

@@ -57,6 +57,7 @@ struct SelfImpactScratch {
   std::vector<Vec3> xBefore;
   std::vector<Vec3> xZone;  ///< positions before a zone pass moved them
   std::vector<std::uint8_t> held;
+  std::vector<Aabb> triangleBoxes, edgeBoxes;  ///< swept, grown by half the reach, for the first search
   ImpactZones zones;
 };
 
