@@ -134,28 +134,31 @@ constexpr int kSweeps = 2;
 struct Search {
   explicit Search(std::size_t triangles) : stamp(triangles, 0) {}
   std::vector<int> candidates;
-  std::vector<Aabb> boxes;           // of the node's own edges
   std::vector<std::uint32_t> stamp;  // per triangle: `now` while it is a candidate
   std::uint32_t now = 0;
 };
 
 // Node p against every triangle near it that it is not a corner of, and each edge from p (its lower
 // node, so that every edge is some node's) against the edges after it of the triangles near it: the
-// pairs in proximity now. One tree query covers the node and its edges.
+// pairs in proximity now. One tree query covers the node and its edges; the triangles' and edges'
+// boxes come from the scratch's tables (findProximities).
 void nodePairs(const Cloth& c, std::span<const Vec3> xStart, const AabbTree& tree, const ClothEdges& edges,
-               NodeIndex p, Real thickness, Search& search, std::vector<PairOf>& out) {
-  Aabb reach;
+               NodeIndex p, Real thickness, const SelfCollisionScratch& boxes, Search& search,
+               std::vector<PairOf>& out) {
+  const std::span<const int> own = edges.edgesFrom(p);
+  Aabb reach;  // the node and its edges
   reach.grow(c.x[p]);
-  for (int i : edges.edgesFrom(p)) reach.grow(c.x[edges.nodes[i][1]]);
+  for (int i : own) reach.grow(c.x[edges.nodes[i][1]]);
   search.candidates.clear();
   tree.overlapping(reach.inflated(thickness), search.candidates, edges.trianglesAt(p));
   const Aabb around = boxAround(c, {p}, thickness);
   for (int t : search.candidates) {
     const Triangle& tri = c.triangles[t];
-    if (!hasCorner(tri, p) && around.overlaps(boxAround(c, {tri.v[0], tri.v[1], tri.v[2]}, 0)) &&
+    if (!hasCorner(tri, p) && around.overlaps(boxes.triangleBoxes[t]) &&
         pointTriangleProximity(c, xStart, p, tri, thickness))
       out.push_back({{p, tri.v[0], tri.v[1], tri.v[2]}, PairKind::VertexTriangle});
   }
+  if (own.empty()) return;
   // Edge pairs (i, j), i from p, j after it, whose boxes meet; an edge of two candidate triangles is
   // taken from the lower one.
   if (++search.now == 0) {  // wrapped around: forget every old mark
@@ -163,24 +166,44 @@ void nodePairs(const Cloth& c, std::span<const Vec3> xStart, const AabbTree& tre
     search.now = 1;
   }
   for (int t : search.candidates) search.stamp[t] = search.now;
-  const std::span<const int> own = edges.edgesFrom(p);
-  std::vector<Aabb>& boxes = search.boxes;
-  boxes.clear();
-  for (int i : own) boxes.push_back(boxAround(c, {edges.nodes[i][0], edges.nodes[i][1]}, thickness));
-  for (int t : search.candidates)
+  Aabb ownEdges;  // the node's edges' boxes together, grown by the thickness
+  for (int i : own) {
+    ownEdges.grow(boxes.edgeBoxes[i].lo);
+    ownEdges.grow(boxes.edgeBoxes[i].hi);
+  }
+  ownEdges = ownEdges.inflated(thickness);
+  for (int t : search.candidates) {
+    if (!ownEdges.overlaps(boxes.triangleBoxes[t])) continue;  // no edge of it comes near the node's
     for (int j : edges.ofTriangle[t]) {
       const std::array<int, 2>& sides = edges.triangles[j];
       const int other = sides[0] == t ? sides[1] : sides[0];
       if (other >= 0 && other < t && search.stamp[other] == search.now) continue;
       const std::array<NodeIndex, 2>& f = edges.nodes[j];
-      const Aabb box = boxAround(c, {f[0], f[1]}, 0);
-      for (std::size_t k = 0; k < own.size(); ++k) {
-        const std::array<NodeIndex, 2>& e = edges.nodes[own[k]];
-        if (j > own[k] && boxes[k].overlaps(box) && !sharesNode(e, f) &&
-            edgeEdgeProximity(c, xStart, e, f, thickness))
+      for (int i : own) {
+        const std::array<NodeIndex, 2>& e = edges.nodes[i];
+        if (j > i && boxes.edgeBoxes[i].inflated(thickness).overlaps(boxes.edgeBoxes[j]) &&
+            !sharesNode(e, f) && edgeEdgeProximity(c, xStart, e, f, thickness))
           out.push_back({{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge});
       }
     }
+  }
+}
+
+// Every triangle's and every edge's box where the cloth is (computed per candidate, they were most of
+// the search's own time).
+void tableBoxes(const Cloth& c, const ClothEdges& edges, SelfCollisionScratch& scratch, Workers* workers) {
+  scratch.triangleBoxes.resize(c.triangles.size());
+  scratch.edgeBoxes.resize(edges.nodes.size());
+  parallelFor(workers, c.triangles.size(), kBlock, [&](std::size_t first, std::size_t last) {
+    for (std::size_t t = first; t < last; ++t) {
+      const auto& v = c.triangles[t].v;
+      scratch.triangleBoxes[t] = boxAround(c, {v[0], v[1], v[2]}, 0);
+    }
+  });
+  parallelFor(workers, edges.nodes.size(), kBlock, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i)
+      scratch.edgeBoxes[i] = boxAround(c, {edges.nodes[i][0], edges.nodes[i][1]}, 0);
+  });
 }
 
 // Every pair in proximity at the pass's start, node by node. Blocks of nodes list their pairs apart
@@ -188,6 +211,7 @@ void nodePairs(const Cloth& c, std::span<const Vec3> xStart, const AabbTree& tre
 void findProximities(const Cloth& c, std::span<const Vec3> xStart, const AabbTree& tree,
                      const ClothEdges& edges, Real thickness, SelfCollisionScratch& scratch,
                      Workers* workers) {
+  tableBoxes(c, edges, scratch, workers);
   const std::size_t blocks = (c.nodeCount() + kBlock - 1) / kBlock;
   scratch.blocks.resize(blocks);
   parallelFor(workers, blocks, 1, [&](std::size_t first, std::size_t last) {
@@ -196,7 +220,7 @@ void findProximities(const Cloth& c, std::span<const Vec3> xStart, const AabbTre
       std::vector<PairOf>& out = scratch.blocks[b];
       out.clear();
       for (std::size_t i = b * kBlock; i < std::min(c.nodeCount(), (b + 1) * kBlock); ++i)
-        nodePairs(c, xStart, tree, edges, static_cast<NodeIndex>(i), thickness, search, out);
+        nodePairs(c, xStart, tree, edges, static_cast<NodeIndex>(i), thickness, scratch, search, out);
     }
   });
   scratch.pairs.clear();

@@ -16,9 +16,10 @@
 namespace cloth::sim {
 
 struct SelfCollisionScratch {
-  std::vector<PairOf> pairs;                ///< the pairs in proximity at the pass's start
-  std::vector<std::vector<PairOf>> blocks;  ///< those each block of nodes found
-  std::vector<std::uint8_t> pushed;         ///< per pair: pushed in some sweep
+  std::vector<PairOf> pairs;                   ///< the pairs in proximity at the pass's start
+  std::vector<std::vector<PairOf>> blocks;     ///< those each block of nodes found
+  std::vector<std::uint8_t> pushed;            ///< per pair: pushed in some sweep
+  std::vector<Aabb> triangleBoxes, edgeBoxes;  ///< where the cloth is on entry, for the search
 };
 
 /// The gap (m) the cloth keeps from itself: the contact thickness, but no more than a third of the
