@@ -189,8 +189,8 @@ void nodePairs(const Cloth& c, std::span<const Vec3> xStart, const AabbTree& tre
   }
 }
 
-// Every triangle's and every edge's box where the cloth is (computed per candidate, they were most of
-// the search's own time).
+// Every triangle's and every edge's box where the cloth is, built once for nodePairs rather than per
+// candidate (as the continuous pass's search does).
 void tableBoxes(const Cloth& c, const ClothEdges& edges, SelfCollisionScratch& scratch, Workers* workers) {
   scratch.triangleBoxes.resize(c.triangles.size());
   scratch.edgeBoxes.resize(edges.nodes.size());
