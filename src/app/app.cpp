@@ -368,9 +368,8 @@ void App::handleRequests(Window& window) {
     config::Settings next = state_.settings;
     const auto st = io::loadPreset(capture_.presetPath, next);
     if (!st) return state_.notify(st.message());
-    const auto& grid = state_.settings.scene.grid;
-    const bool rebuild = next.scene.name != state_.settings.scene.name || next.scene.grid.nu != grid.nu ||
-                         next.scene.grid.nv != grid.nv || next.scene.grid.singleShear != grid.singleShear;
+    const bool rebuild =
+        next.scene.name != state_.settings.scene.name || next.scene.grid != state_.settings.scene.grid;
     state_.settings = std::move(next);
     if (rebuild) runCommand(view::Command::Reset);
     state_.notify(std::string("preset loaded from ") + capture_.presetPath);

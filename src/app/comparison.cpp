@@ -15,8 +15,7 @@ config::Settings withOverrides(config::Settings settings, const std::vector<std:
 
 // Whether going from a to b changes the cloth itself, so the run must start over.
 bool newCloth(const config::Settings& a, const config::Settings& b) {
-  const auto &ga = a.scene.grid, &gb = b.scene.grid;
-  return a.scene.name != b.scene.name || ga.nu != gb.nu || ga.nv != gb.nv || ga.singleShear != gb.singleShear;
+  return a.scene.name != b.scene.name || a.scene.grid != b.scene.grid;
 }
 
 }  // namespace

@@ -85,6 +85,7 @@ void addViewFields(nlohmann::json& j, const ViewerState& s, const view::Viewport
     handles.push_back({{"node", h.node}, {"target", {h.target.x, h.target.y, h.target.z}}});
   j["nu"] = c.nu;
   j["nv"] = c.nv;
+  j["sheets"] = c.sheets;
   j["key_nodes"] = nodes;
   j["pinned"] = pinned;
   j["handles"] = handles;

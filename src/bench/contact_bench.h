@@ -19,9 +19,14 @@ struct ContactRow {
   double msPerStep = 0;          ///< mean, simulation only (the measurements excluded)
   int heldSteps = 0;             ///< steps the self-contact fail-safe paused the whole cloth
   double seconds = 0;            ///< simulated
+  double targetMs = 0;           ///< the cost asked for, ms a step (0: none)
 };
 
 /// Every scenario, in order; `quick` runs each for a third of its time, or through its drags.
 std::vector<ContactRow> contactRows(bool quick);
+
+/// The literature's torture scenes (issue #41), each with its cost target: the struck curtain and the
+/// four layered cloths. `quick` as for contactRows.
+std::vector<ContactRow> tortureRows(bool quick);
 
 }  // namespace cloth::bench

@@ -122,14 +122,15 @@ class FrameExporter {
   base::Status close() { return cache_.isOpen() ? cache_.close() : base::Status::success(); }
 
  private:
-  io::ObjMesh obj() const { return {mesh_.positions, mesh_.uvs, mesh_.normals, mesh_.indices}; }
+  io::ObjMesh obj() const { return {mesh_.positions, mesh_.uvs, mesh_.normals, mesh_.indices, mesh_.sheets}; }
 
   // What an analysis of the frames needs: the grid of the surface and the key spacing.
   std::string comment(const sim::Cloth& c, double time) const {
     char text[200];
-    std::snprintf(text, sizeof text, "t = %.6f s, detail %s, grid %dx%d, key grid %dx%d, key spacing %.9g m",
-                  time, std::string(detail::name(settings_.detail.mode)).c_str(), mesh_.nu, mesh_.nv, c.nu,
-                  c.nv, sim::keySpacing(c));
+    std::snprintf(text, sizeof text,
+                  "t = %.6f s, detail %s, grid %dx%d, key grid %dx%d, key spacing %.9g m, sheets %d", time,
+                  std::string(detail::name(settings_.detail.mode)).c_str(), mesh_.nu, mesh_.nv / mesh_.sheets,
+                  c.nu, c.nv, sim::keySpacing(c), mesh_.sheets);
     return text;
   }
 

@@ -64,6 +64,12 @@ const std::array kTable = {
               GridField{}, 2, 256, true},
     ParamSpec{"single_shear", "-", ParamGroup::Scene, "Huang's simplified model: one shear spring per cell",
               CLOTH_BOOL(scene.grid.singleShear), 0, 1, true},
+    ParamSpec{"sheets", "-", ParamGroup::Scene,
+              "cloths in the scene, each a copy of the first sheet_gap behind it (below a lying cloth); they "
+              "meet in self-collision",
+              CLOTH_INT(scene.grid.sheets), 1, 16, true},
+    ParamSpec{"sheet_gap", "m", ParamGroup::Scene, "distance between consecutive sheets",
+              CLOTH_REAL(scene.grid.sheetGap), 0.005, 1, true},
     ParamSpec{"integrator", "-", ParamGroup::Solver, "time integration scheme", kIntegratorChoice, 0, 0},
     ParamSpec{"h", "s", ParamGroup::Solver, "time step", CLOTH_REAL(scene.params.solver.h), 1e-5, 0.05},
     ParamSpec{"substeps", "-", ParamGroup::Solver, "solver sub-steps per step",

@@ -15,6 +15,7 @@ double draw(const ParamSpec& p, std::mt19937& rng, const RandomRanges& r) {
   if (p.name == "small_step") lo = std::max(lo, r.minSmallStep);
   if (p.name == "cg_iterations") hi = std::min(hi, double(r.maxCgIterations));
   if (p.name == "substeps") hi = std::min(hi, double(r.maxSubsteps));
+  if (p.name == "sheets") hi = std::min(hi, double(r.maxSheets));
   if (p.name == "threads") hi = std::min(hi, 4.0);  // a pool of 64 proves nothing more than one of 4
   if (unit(rng) < r.extremes) return unit(rng) < 0.5 ? lo : hi;
   if (lo > 0 && hi / lo > 100) return std::exp(std::log(lo) + unit(rng) * (std::log(hi) - std::log(lo)));

@@ -14,6 +14,32 @@ void gridIndices(int nu, int nv, std::vector<std::uint32_t>& indices) {
   }
 }
 
+void stackSurfaces(std::span<const SurfaceMesh> parts, SurfaceMesh& out) {
+  out.nu = parts.empty() ? 0 : parts.front().nu;
+  out.nv = 0;
+  out.sheets = static_cast<int>(parts.size());
+  for (auto* v : {&out.positions, &out.normals}) v->clear();
+  out.uvs.clear();
+  out.roles.clear();
+  out.indices.clear();
+  out.strain.clear();
+  out.patternAmplitude.clear();
+  out.wrinkleHeight.clear();
+  for (const SurfaceMesh& m : parts) {
+    const auto first = static_cast<std::uint32_t>(out.positions.size());
+    const auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+    append(out.positions, m.positions);
+    append(out.normals, m.normals);
+    append(out.uvs, m.uvs);
+    append(out.roles, m.roles);
+    append(out.strain, m.strain);
+    append(out.patternAmplitude, m.patternAmplitude);
+    append(out.wrinkleHeight, m.wrinkleHeight);
+    for (std::uint32_t i : m.indices) out.indices.push_back(first + i);
+    out.nv += m.nv;
+  }
+}
+
 NodeRole roleOf(int c, int r, int refine) {
   const bool onKeyColumn = c % refine == 0, onKeyRow = r % refine == 0;
   if (onKeyColumn && onKeyRow) return NodeRole::Key;

@@ -39,10 +39,11 @@ void LayerFade::measure(const sim::Cloth& cloth, std::span<const glm::vec3> norm
       box.grow(cloth.x[i]);
       tree_.overlapping(box.inflated(reach), candidates);
       const int pi = static_cast<int>(i) % cloth.nu, pj = static_cast<int>(i) / cloth.nu;
+      const int sheet = cloth.sheetOf(p);
       for (int t : candidates) {
         const auto& v = cloth.triangles[t].v;
         if (v[0] == p || v[1] == p || v[2] == p) continue;
-        bool near = true;  // every corner within kNeighbourhood key nodes of p along the grid
+        bool near = cloth.sheetOf(v[0]) == sheet;  // every corner within kNeighbourhood key nodes of p
         for (sim::NodeIndex k : v)
           near = near && std::abs(k % cloth.nu - pi) <= kNeighbourhood &&
                  std::abs(k / cloth.nu - pj) <= kNeighbourhood;
@@ -60,8 +61,9 @@ void LayerFade::measure(const sim::Cloth& cloth, std::span<const glm::vec3> norm
 }
 
 int LayerFade::apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r, float reach,
-                     SurfaceMesh& out) const {
-  if (r <= 1 || keyNu < 2 || keyNv < 2 || clearance_.size() != keyX.size()) return 0;
+                     SurfaceMesh& out, std::size_t firstKey) const {
+  if (r <= 1 || keyNu < 2 || keyNv < 2 || clearance_.size() < firstKey + keyX.size()) return 0;
+  const std::span<const float> clearance = std::span<const float>(clearance_).subspan(firstKey, keyX.size());
   int moved = 0;
   for (int J = 0; J < out.nv; ++J) {
     const int cj = std::min(J / r, keyNv - 2);
@@ -73,7 +75,7 @@ int LayerFade::apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int 
       auto bilinear = [&](auto f) {
         return (1 - b) * ((1 - a) * f(k00) + a * f(k10)) + b * ((1 - a) * f(k01) + a * f(k11));
       };
-      const float w = bilinear([&](int k) { return layerWeight(clearance_[k], reach); });
+      const float w = bilinear([&](int k) { return layerWeight(clearance[k], reach); });
       if (w >= 1) continue;
       const glm::vec3 flat = bilinear([&](int k) { return keyX[k]; });
       glm::vec3& p = out.positions[static_cast<std::size_t>(J) * out.nu + I];

@@ -85,12 +85,15 @@ void Refiner::resize(int keyNu, int keyNv, int refine, SurfaceMesh& out) {
   restV_.resize(static_cast<std::size_t>(keyNu) * (keyNv - 1));
   frameX_.resize(static_cast<std::size_t>(nu) * keyNv);
   frameN_.resize(frameX_.size());
-  if (out.nu == nu && out.nv == nv && refine == refine_ && keyNu == keyNu_ && keyNv == keyNv_) return;
+  if (out.nu == nu && out.nv == nv && out.sheets == 1 && refine == refine_ && keyNu == keyNu_ &&
+      keyNv == keyNv_)
+    return;
   refine_ = refine;
   keyNu_ = keyNu;
   keyNv_ = keyNv;
   out.nu = nu;
   out.nv = nv;
+  out.sheets = 1;
   const auto n = static_cast<std::size_t>(nu) * nv;
   out.positions.resize(n);
   out.normals.resize(n);
@@ -208,7 +211,7 @@ void Refiner::modulate(const sim::Cloth& cloth, const HadapSettings& settings, d
   });
 }
 
-void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double time, SurfaceMesh& out) {
+int Refiner::shape(const sim::Cloth& cloth, const DetailSettings& s, double time, SurfaceMesh& out) {
   const int r = s.mode == DetailMode::Key ? 1 : std::max(1, s.refine);
   resize(cloth.nu, cloth.nv, r, out);
   loadKeys(cloth);
@@ -227,12 +230,61 @@ void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double ti
     std::fill(out.patternAmplitude.begin(), out.patternAmplitude.end(), glm::vec4(0));
     std::fill(out.wrinkleHeight.begin(), out.wrinkleHeight.end(), 0.0f);
   }
+  return r;
+}
+
+void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double time, SurfaceMesh& out) {
+  if (cloth.sheets > 1) return refineSheets(cloth, s, time, out);
+  sheetRefiners_.clear();
+  const int r = shape(cloth, s, time, out);
   if (r > 1) {  // between layers closer than half a key spacing, the surface keeps to the key triangles
     const float reach = 0.5f * meanKeySpacing();
     layerFade_.measure(cloth, keyN_, reach, &workers_);
     layerFade_.apply(keyX_, keyNu_, keyNv_, r, reach, out);
   }
   sim::gridNormals<glm::vec3>(out.nu, out.nv, out.positions, out.normals, glm::vec3(0, 0, 1), &workers_);
+}
+
+// Each sheet is shaped by a refiner of its own (the sheets in parallel), then the layer fade measures
+// every key node's clearance against all sheets, so a sheet lying on another keeps off it as a fold
+// does, and the sheets' surfaces are put one after the other into `out`.
+void Refiner::refineSheets(const sim::Cloth& cloth, const DetailSettings& s, double time, SurfaceMesh& out) {
+  const auto sheets = static_cast<std::size_t>(cloth.sheets);
+  sheetCloths_.resize(sheets);
+  sheetSurfaces_.resize(sheets);
+  sheetPatternRevision_.resize(sheets, -1);
+  while (sheetRefiners_.size() < sheets) sheetRefiners_.push_back(std::make_unique<Refiner>());
+  sheetRefiners_.resize(sheets);
+  std::vector<int> refineBy(sheets, 1);
+  sim::parallelFor(&workers_, sheets, 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t k = first; k < last; ++k) {
+      Refiner& sheet = *sheetRefiners_[k];
+      if (sheetPatternRevision_[k] != hadap_.patternRevision()) {  // the patterns the user loaded
+        sheet.hadap_ = hadap_;
+        sheetPatternRevision_[k] = hadap_.patternRevision();
+      }
+      sim::copySheet(cloth, static_cast<int>(k), sheetCloths_[k]);
+      refineBy[k] = sheet.shape(sheetCloths_[k], s, time, sheetSurfaces_[k]);
+    }
+  });
+  const int r = refineBy.front();
+  const std::size_t keys = cloth.sheetNodeCount();
+  if (r > 1) {
+    keyN_.resize(cloth.nodeCount());
+    for (std::size_t k = 0; k < sheets; ++k)
+      std::copy(sheetRefiners_[k]->keyN_.begin(), sheetRefiners_[k]->keyN_.end(), keyN_.begin() + k * keys);
+    const float reach = 0.5f * sheetRefiners_.front()->meanKeySpacing();
+    layerFade_.measure(cloth, keyN_, reach, &workers_);
+    for (std::size_t k = 0; k < sheets; ++k)
+      layerFade_.apply(sheetRefiners_[k]->keyX_, cloth.nu, cloth.nv, r, reach, sheetSurfaces_[k], k * keys);
+  }
+  sim::parallelFor(&workers_, sheets, 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t k = first; k < last; ++k) {
+      SurfaceMesh& m = sheetSurfaces_[k];
+      sim::gridNormals<glm::vec3>(m.nu, m.nv, m.positions, m.normals, glm::vec3(0, 0, 1));
+    }
+  });
+  stackSurfaces(sheetSurfaces_, out);
 }
 
 float Refiner::meanKeySpacing() const {

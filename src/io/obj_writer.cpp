@@ -52,12 +52,21 @@ std::string formatObj(const ObjMesh& mesh, std::string_view comment) {
   out.reserve(mesh.positions.size() * 90 + mesh.indices.size() * 12 + 64);
   out += "# clothview OBJ export\n";
   if (!comment.empty()) out.append("# ").append(comment).append("\n");
-  for (const glm::vec3& p : mesh.positions) appendLine<3>(out, "v", p);
-  if (uv)
-    for (const glm::vec2& t : mesh.uvs) appendLine<2>(out, "vt", t);
-  if (normal)
-    for (const glm::vec3& n : mesh.normals) appendLine<3>(out, "vn", n);
-  for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) appendFace(out, &mesh.indices[t], uv, normal);
+  const std::size_t objects = mesh.objects > 1 ? static_cast<std::size_t>(mesh.objects) : 1;
+  const std::size_t vertices = mesh.positions.size() / objects, triangles = mesh.indices.size() / 3 / objects;
+  for (std::size_t k = 0; k < objects; ++k) {
+    const std::size_t first = k * vertices,
+                      last = k + 1 == objects ? mesh.positions.size() : first + vertices;
+    if (objects > 1) out.append("o cloth_").append(std::to_string(k + 1)).append("\n");
+    for (std::size_t i = first; i < last; ++i) appendLine<3>(out, "v", mesh.positions[i]);
+    if (uv)
+      for (std::size_t i = first; i < last; ++i) appendLine<2>(out, "vt", mesh.uvs[i]);
+    if (normal)
+      for (std::size_t i = first; i < last; ++i) appendLine<3>(out, "vn", mesh.normals[i]);
+    const std::size_t end = k + 1 == objects ? mesh.indices.size() : (k + 1) * triangles * 3;
+    for (std::size_t t = k * triangles * 3; t + 2 < end; t += 3)
+      appendFace(out, &mesh.indices[t], uv, normal);
+  }
   return out;
 }
 

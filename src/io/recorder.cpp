@@ -90,7 +90,7 @@ bool Recorder::addSurface(const detail::SurfaceMesh& surface) {
   if (!active_ || format_ != CaptureFormat::Pc2) return false;
   auto write = [&]() -> Status {
     if (!cache_.isOpen()) {
-      const ObjMesh first{surface.positions, surface.uvs, surface.normals, surface.indices};
+      const ObjMesh first{surface.positions, surface.uvs, surface.normals, surface.indices, surface.sheets};
       if (auto st = writeObj(folder_ / "recording.obj", first, Overwrite::Never,
                              "the first frame of recording.pc2, same vertex order");
           !st)

@@ -46,7 +46,7 @@ void SurfaceBuffers::create() {
 void SurfaceBuffers::upload(const detail::SurfaceMesh& m) {
   if (!vao_) create();
   glBindVertexArray(vao_);
-  const bool resized = m.nu != nu_ || m.nv != nv_;
+  const bool resized = m.nu != nu_ || m.nv != nv_ || m.sheets != sheets_;
   if (resized) {
     uploadArray(GL_ARRAY_BUFFER, buffers_[kPosition], m.positions, GL_DYNAMIC_DRAW);
     uploadArray(GL_ARRAY_BUFFER, buffers_[kNormal], m.normals, GL_DYNAMIC_DRAW);
@@ -63,6 +63,7 @@ void SurfaceBuffers::upload(const detail::SurfaceMesh& m) {
     attribute(5, buffers_[kRole], 1, GL_UNSIGNED_BYTE);
     nu_ = m.nu;
     nv_ = m.nv;
+    sheets_ = m.sheets;
     indexCount_ = static_cast<GLsizei>(m.indices.size());
     vertexCount_ = static_cast<GLsizei>(m.positions.size());
   } else {

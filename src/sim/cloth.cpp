@@ -27,6 +27,35 @@ Real keySpacing(const Cloth& cloth) {
   return structural.empty() ? 0 : structural.front().rest;
 }
 
+void copySheet(const Cloth& cloth, int sheet, Cloth& out) {
+  const std::size_t n = cloth.sheetNodeCount(), first = n * static_cast<std::size_t>(sheet);
+  const auto offset = static_cast<NodeIndex>(first);
+  const auto part = [&](const auto& all, auto& mine) {
+    mine.assign(all.begin() + static_cast<std::ptrdiff_t>(first),
+                all.begin() + static_cast<std::ptrdiff_t>(first + n));
+  };
+  out.nu = cloth.nu;
+  out.nv = cloth.nv;
+  out.sheets = 1;
+  part(cloth.x, out.x);
+  part(cloth.v, out.v);
+  part(cloth.mass, out.mass);
+  part(cloth.kind, out.kind);
+  part(cloth.restX, out.restX);
+  part(cloth.uv, out.uv);
+  const auto mine = [&](NodeIndex node) { return cloth.sheetOf(node) == sheet; };
+  out.springs.clear();
+  for (int f = 0; f < kSpringFamilyCount; ++f) {
+    out.family[f].begin = out.springs.size();
+    for (const Spring& s : cloth.springsOf(kSpringFamilies[f]))
+      if (mine(s.a)) out.springs.push_back({s.a - offset, s.b - offset, s.rest});
+    out.family[f].end = out.springs.size();
+  }
+  out.triangles.clear();
+  for (const Triangle& t : cloth.triangles)
+    if (mine(t.v[0])) out.triangles.push_back({{t.v[0] - offset, t.v[1] - offset, t.v[2] - offset}});
+}
+
 ClothEdges clothEdges(const Cloth& cloth) {
   ClothEdges edges;
   std::map<std::pair<NodeIndex, NodeIndex>, int> index;

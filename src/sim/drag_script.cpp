@@ -45,11 +45,15 @@ std::optional<std::vector<ScriptedDrag>> parseDrags(const std::vector<std::strin
 
 std::string DragScript::problem(const Simulation& simulation) const {
   const Cloth& c = simulation.cloth();
+  const int rows = c.nv * c.sheets;
   for (const ScriptedDrag& d : drags_)
-    if (d.row < 0 || d.row >= c.nv || d.col < 0 || d.col >= c.nu)
+    if (d.row < 0 || d.row >= rows || d.col < 0 || d.col >= c.nu)
       return "--drag node (" + std::to_string(d.row) + ", " + std::to_string(d.col) +
-             ") is outside the key grid of " + std::to_string(c.nv) + " rows and " + std::to_string(c.nu) +
-             " columns";
+             ") is outside the key grid of " + std::to_string(rows) + " rows and " + std::to_string(c.nu) +
+             " columns" +
+             (c.sheets > 1 ? " (" + std::to_string(c.sheets) + " sheets of " + std::to_string(c.nv) +
+                                 " rows, one after the other)"
+                           : std::string());
   return {};
 }
 

@@ -61,7 +61,7 @@ void computeForces(const Cloth& cloth, const SimParams& params, Real t, ForceWor
   if (!work.incidence.fits(cloth)) work.incidence = springIncidence(cloth);
   springForceTerms(cloth, stiffnessOf(params.material), work, workers);
   work.normals.resize(cloth.nodeCount());
-  gridNormals<Vec3>(cloth.nu, cloth.nv, cloth.x, work.normals, Vec3(0), workers);
+  sheetNormals<Vec3>(cloth.nu, cloth.nv, cloth.sheets, cloth.x, work.normals, Vec3(0), workers);
   if (work.areaShare.size() != cloth.nodeCount()) work.areaShare = nodeAreaShares(cloth);
   const Vec3 wind = windVelocityAt(params.wind, t);
   parallelFor(workers, f.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
@@ -87,7 +87,7 @@ void addExternalForces(const Cloth& cloth, const SimParams& params, const Vec3& 
 void computeExternalForces(const Cloth& cloth, const SimParams& params, Real t, ForceWork& work,
                            std::span<Vec3> f, Workers* workers) {
   work.normals.resize(cloth.nodeCount());
-  gridNormals<Vec3>(cloth.nu, cloth.nv, cloth.x, work.normals, Vec3(0), workers);
+  sheetNormals<Vec3>(cloth.nu, cloth.nv, cloth.sheets, cloth.x, work.normals, Vec3(0), workers);
   if (work.areaShare.size() != cloth.nodeCount()) work.areaShare = nodeAreaShares(cloth);
   const Vec3 wind = windVelocityAt(params.wind, t);
   parallelFor(workers, f.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {

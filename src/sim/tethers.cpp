@@ -21,7 +21,9 @@ void Tethers::update(const Cloth& cloth) {
     const auto node = static_cast<NodeIndex>(i);
     if (!cloth.isFree(node)) continue;
     nearest.clear();
-    for (NodeIndex a : anchors) nearest.push_back({node, a, glm::length(cloth.restX[i] - cloth.restX[a])});
+    for (NodeIndex a : anchors)  // a sheet hangs from its own held nodes only
+      if (cloth.sheetOf(a) == cloth.sheetOf(node))
+        nearest.push_back({node, a, glm::length(cloth.restX[i] - cloth.restX[a])});
     const auto keep = std::min<std::size_t>(kPerNode, nearest.size());
     std::partial_sort(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(keep), nearest.end(),
                       [](const Tether& a, const Tether& b) { return a.rest < b.rest; });

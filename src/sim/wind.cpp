@@ -68,15 +68,16 @@ Vec3 windVelocityAt(const WindSettings& wind, Real t) {
 std::vector<Real> nodeAreaShares(const Cloth& c) {
   std::vector<Real> share(c.nodeCount(), 0.0);
   Real total = 0;
-  for (int j = 0; j + 1 < c.nv; ++j)
-    for (int i = 0; i + 1 < c.nu; ++i) {
-      const Vec3 &p00 = c.restX[c.index(i, j)], &p11 = c.restX[c.index(i + 1, j + 1)];
-      const Vec3 &p10 = c.restX[c.index(i + 1, j)], &p01 = c.restX[c.index(i, j + 1)];
-      const Real area = 0.5 * glm::length(glm::cross(p11 - p00, p01 - p10));  // a quad's diagonals
-      for (NodeIndex corner : {c.index(i, j), c.index(i + 1, j), c.index(i, j + 1), c.index(i + 1, j + 1)})
-        share[corner] += 0.25 * area;
-      total += area;
-    }
+  for (int s = 0; s < c.sheets; ++s)
+    for (int j = 0; j + 1 < c.nv; ++j)
+      for (int i = 0; i + 1 < c.nu; ++i) {
+        const NodeIndex n00 = c.index(i, j, s), n10 = c.index(i + 1, j, s);
+        const NodeIndex n01 = c.index(i, j + 1, s), n11 = c.index(i + 1, j + 1, s);
+        const Real area = 0.5 * glm::length(glm::cross(c.restX[n11] - c.restX[n00],
+                                                       c.restX[n01] - c.restX[n10]));  // a quad's diagonals
+        for (NodeIndex corner : {n00, n10, n01, n11}) share[corner] += 0.25 * area;
+        total += area;
+      }
   const Real mean = total / static_cast<Real>(c.nodeCount());
   for (Real& s : share) s = mean > 0 ? s / mean : 1.0;
   return share;

@@ -283,3 +283,51 @@ TEST_CASE(
     CHECK(one.wrinkleHeight == two.wrinkleHeight);
   }
 }
+
+// Several cloths (issue #41): each sheet's surface is the one the sheet gives refined alone, in sheet
+// order, and no triangle joins two sheets.
+TEST_CASE("refiner: a cloth of several sheets gives each sheet's surface as refined alone") {
+  sim::GridSpec spec = sim::GridSpec::fromSpacing(8, 7, 0.1);
+  spec.orientation = sim::Orientation::Horizontal;
+  spec.sheets = 4;
+  spec.sheetGap = 0.5;  // far apart: no sheet near another, so no layer fade between them
+  sim::Cloth cloth = sim::buildGrid(spec, 0.01);
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {  // each sheet bent and squeezed its own way
+    const int k = cloth.sheetOf(static_cast<sim::NodeIndex>(i));
+    cloth.x[i].x *= 0.8 + 0.05 * k;
+    cloth.x[i].y += 0.04 * std::sin(3.0 * cloth.x[i].x + 2.0 * cloth.x[i].z + k);
+  }
+  constexpr double kTime = 1.0;
+  for (DetailMode mode : {DetailMode::Key, DetailMode::Spline, DetailMode::Wrinkled, DetailMode::Hadap}) {
+    INFO(static_cast<int>(mode));
+    SurfaceMesh all;
+    Refiner refiner;
+    refiner.refine(cloth, modeSettings(mode, 4), kTime, all);
+    REQUIRE(all.sheets == cloth.sheets);
+    CHECK(refiner.sheetRefinerCount() == static_cast<std::size_t>(cloth.sheets));
+    const std::size_t perSheet = all.vertexCount() / 4, trianglesPerSheet = all.triangleCount() / 4;
+    for (int k = 0; k < cloth.sheets; ++k) {
+      sim::Cloth sheet;
+      sim::copySheet(cloth, k, sheet);
+      SurfaceMesh alone;
+      Refiner own;
+      own.refine(sheet, modeSettings(mode, 4), kTime, alone);
+      REQUIRE(alone.vertexCount() == perSheet);
+      CHECK(all.nu == alone.nu);
+      CHECK(all.nv == 4 * alone.nv);
+      int differ = 0;
+      for (std::size_t i = 0; i < perSheet; ++i)
+        differ += glm::length(all.positions[k * perSheet + i] - alone.positions[i]) > 1e-6f;
+      CHECK(differ == 0);
+      for (std::size_t t = k * trianglesPerSheet; t < (k + 1) * trianglesPerSheet; ++t)
+        for (int corner = 0; corner < 3; ++corner) {
+          const std::uint32_t v = all.indices[3 * t + corner];
+          CHECK((v >= k * perSheet && v < (k + 1) * perSheet));
+        }
+    }
+    SurfaceMesh single;
+    refiner.refine(flutteringFlag(), modeSettings(mode, 4), 1.0, single);  // back to one sheet
+    CHECK(single.sheets == 1);
+    CHECK(refiner.sheetRefinerCount() == 0u);
+  }
+}

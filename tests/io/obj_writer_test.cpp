@@ -40,3 +40,22 @@ TEST_CASE("obj_writer: faces without uvs or normals use plain indices") {
   CHECK(obj.find("f 1 2 3\n") != std::string::npos);
   CHECK(obj.find("vt") == std::string::npos);
 }
+
+TEST_CASE("obj_writer: a mesh of several cloths is one OBJ object each, the vertex order kept") {
+  // Two unit triangles, one per cloth: vertices 0-2 and 3-5.
+  const std::vector<glm::vec3> p{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
+  const std::vector<std::uint32_t> idx{0, 1, 2, 3, 4, 5};
+  const std::string obj = formatObj({p, {}, {}, idx, 2});
+  const auto first = obj.find("o cloth_1\n"), second = obj.find("o cloth_2\n");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  CHECK(first < second);
+  // Each object holds its own vertices and face; the indices stay global (OBJ's), so the file's
+  // vertex order is the mesh's, the order a point cache of all vertices follows.
+  CHECK(obj.find("v 0 0 0\n") < second);
+  CHECK(obj.find("f 1 2 3\n") < second);
+  CHECK(obj.find("v 0 0 1\n") > second);
+  CHECK(obj.find("f 4 5 6\n") > second);
+  CHECK(obj.find("o cloth_3") == std::string::npos);
+  CHECK(formatObj({p, {}, {}, idx}).find("o ") == std::string::npos);  // one cloth: no object line
+}

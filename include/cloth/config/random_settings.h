@@ -12,6 +12,7 @@ namespace cloth::config {
 struct RandomRanges {
   double extremes = 0.2;       ///< chance of picking a range's minimum or maximum instead of a draw
   int maxGrid = 12;            ///< keep key grids small (each side in [2, maxGrid])
+  int maxSheets = 2;           ///< and the cloths few
   double minH = 1e-4;          ///< draws of h stay above this (s), so runs cover seconds in few steps
   double minSmallStep = 1e-3;  ///< and of small_step (s): each small step is a sweep and a stretch limit
   int maxCgIterations = 200;

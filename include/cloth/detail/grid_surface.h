@@ -15,6 +15,10 @@ namespace cloth::detail {
 /// Triangle indices of an nu x nv grid, two counter-clockwise triangles per cell.
 void gridIndices(int nu, int nv, std::vector<std::uint32_t>& indices);
 
+/// The surfaces of equal grids one after the other in `out` (its rows those of the first, then the
+/// second's...), each keeping its own triangles: no triangle joins two. Reuses out's buffers.
+void stackSurfaces(std::span<const SurfaceMesh> parts, SurfaceMesh& out);
+
 /// Role of render vertex (c, r) when every key segment is split into `refine` parts.
 NodeRole roleOf(int c, int r, int refine);
 

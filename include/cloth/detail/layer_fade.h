@@ -25,15 +25,16 @@ float layerWeight(float clearance, float reach);
 class LayerFade {
  public:
   /// Each key node's distance (m) to the nearest key triangle of another layer, capped at `reach` (half
-  /// a key spacing): a triangle more than two key nodes from it along the grid, or facing against the
-  /// node's `normals` (one per key node).
+  /// a key spacing): a triangle of another sheet, more than two key nodes from it along the grid, or
+  /// facing against the node's `normals` (one per key node).
   void measure(const sim::Cloth& cloth, std::span<const glm::vec3> normals, float reach,
                sim::Workers* workers = nullptr);
   /// Blends every vertex of `out` (a refinement by r of the keyNu x keyNv key grid keyX) toward the
   /// bilinear surface through its cell's key nodes, by the bilinear blend of their layerWeight.
-  /// Returns how many vertices moved.
-  int apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r, float reach,
-            SurfaceMesh& out) const;
+  /// keyX's first node is the measured cloth's node `firstKey` (a sheet's first). Returns how many
+  /// vertices moved.
+  int apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r, float reach, SurfaceMesh& out,
+            std::size_t firstKey = 0) const;
   std::span<const float> clearance() const { return clearance_; }
 
  private:

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -39,7 +40,9 @@ class Refiner {
  public:
   /// Builds the render surface of `cloth` at simulated time `time` (s; Hadap's wrinkles fade with
   /// it, see HadapWrinkles::update) in `out`, reusing out's buffers: after the first call with a
-  /// given grid size and r, no further allocation happens.
+  /// given grid size and r, no further allocation happens. A cloth of several sheets gives their
+  /// surfaces one after the other (out.nv counts the rows of all; no triangle joins two sheets), each
+  /// refined on its own and kept off the others by the layer fade.
   void refine(const sim::Cloth& cloth, const DetailSettings& settings, double time, SurfaceMesh& out);
 
   /// Hadap's modulation on a surface `refine` just built: per-vertex pattern amplitudes and the
@@ -48,6 +51,8 @@ class Refiner {
 
   /// Threads the refinement's loops share (0: one per core); the surface is the same on any count.
   void setThreads(int threads) { workers_.resize(threads); }
+  /// The sheets' own refiners, built for a cloth of several sheets (empty for one).
+  std::size_t sheetRefinerCount() const { return sheetRefiners_.size(); }
   /// The refiner's threads, for keepOutside on the surface it built.
   sim::Workers& workers() { return workers_; }
   /// Hadap state (coefficients, modulation), for inspection and pattern changes.
@@ -55,6 +60,9 @@ class Refiner {
   const HadapWrinkles& hadap() const { return hadap_; }
 
  private:
+  /// The surface of a one-sheet cloth up to the layer fade; returns r.
+  int shape(const sim::Cloth& cloth, const DetailSettings& settings, double time, SurfaceMesh& out);
+  void refineSheets(const sim::Cloth& cloth, const DetailSettings& settings, double time, SurfaceMesh& out);
   void loadKeys(const sim::Cloth& cloth);
   void resize(int keyNu, int keyNv, int refine, SurfaceMesh& out);
   /// The spline surface; `normals` asks for the smooth interpolated normals in out.normals.
@@ -80,6 +88,12 @@ class Refiner {
   HadapWrinkles hadap_;
   LayerFade layerFade_;
   sim::Workers workers_{1};
+  // A cloth of several sheets: each sheet's cloth, refiner (one thread: the sheets share workers_) and
+  // surface, and the pattern revision its refiner's Hadap state was copied at.
+  std::vector<sim::Cloth> sheetCloths_;
+  std::vector<std::unique_ptr<Refiner>> sheetRefiners_;
+  std::vector<SurfaceMesh> sheetSurfaces_;
+  std::vector<int> sheetPatternRevision_;
 };
 
 }  // namespace cloth::detail

@@ -14,10 +14,13 @@ namespace cloth::detail {
 /// nodes lie inside key cells.
 enum class NodeRole : std::uint8_t { Key, Frame, Internal };
 
-/// A grid-structured triangle mesh of nu x nv vertices (vertex (c, r) at index r * nu + c).
+/// A grid-structured triangle mesh of nu x nv vertices (vertex (c, r) at index r * nu + c). A cloth of
+/// several sheets gives `sheets` equal grids one after the other (nv counts all their rows), and the
+/// triangles sheet by sheet; no triangle joins two.
 struct SurfaceMesh {
   int nu = 0;
   int nv = 0;
+  int sheets = 1;
   std::vector<glm::vec3> positions;  ///< m
   std::vector<glm::vec3> normals;    ///< unit, front side
   std::vector<glm::vec2> uvs;        ///< texture coordinates in [0, 1]^2

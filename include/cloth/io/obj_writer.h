@@ -20,6 +20,11 @@ struct ObjMesh {
   std::span<const glm::vec2> uvs;
   std::span<const glm::vec3> normals;
   std::span<const std::uint32_t> indices;  ///< 3 per triangle, counter-clockwise from the front
+  /// Objects the mesh is made of (the cloth's sheets): that many equal parts of the vertices and of
+  /// the triangles, in order, each written as an OBJ object `cloth_K` (K from 1), its vertices and
+  /// faces; the vertex order stays the mesh's (a point cache of all vertices fits the file imported as
+  /// one object).
+  int objects = 1;
 };
 
 /// The OBJ text of the mesh.

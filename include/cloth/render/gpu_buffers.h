@@ -32,7 +32,7 @@ class SurfaceBuffers {
   void create();
   GLuint vao_ = 0;
   GLuint buffers_[7] = {};  // position, normal, uv, strain, amplitude, role, index
-  int nu_ = -1, nv_ = -1;
+  int nu_ = -1, nv_ = -1, sheets_ = -1;
   GLsizei indexCount_ = 0, vertexCount_ = 0;
 };
 

@@ -44,10 +44,13 @@ struct Triangle {
   std::array<NodeIndex, 3> v{};
 };
 
-/// Cloth state in structure-of-arrays form. Node (i, j) of the nu x nv grid is at index j * nu + i.
+/// Cloth state in structure-of-arrays form: `sheets` cloths of nu x nv key nodes each, one after the
+/// other. Node (i, j) of sheet s is at index (s * nv + j) * nu + i; no spring or triangle joins two
+/// sheets, which meet only in contact (self-collision, across sheets as within one).
 struct Cloth {
   int nu = 0;
   int nv = 0;
+  int sheets = 1;
   std::vector<Vec3> x;          ///< #nodes positions (m)
   std::vector<Vec3> v;          ///< #nodes velocities (m/s)
   std::vector<Real> mass;       ///< #nodes masses (kg)
@@ -59,7 +62,10 @@ struct Cloth {
   std::vector<Triangle> triangles;
 
   std::size_t nodeCount() const { return x.size(); }
-  NodeIndex index(int i, int j) const { return j * nu + i; }
+  NodeIndex index(int i, int j, int sheet = 0) const { return (sheet * nv + j) * nu + i; }
+  std::size_t sheetNodeCount() const { return static_cast<std::size_t>(nu) * static_cast<std::size_t>(nv); }
+  /// The sheet node n belongs to.
+  int sheetOf(NodeIndex n) const { return static_cast<int>(static_cast<std::size_t>(n) / sheetNodeCount()); }
   const SpringRange& range(SpringFamily f) const { return family[static_cast<int>(f)]; }
   /// The springs of one family.
   std::span<const Spring> springsOf(SpringFamily f) const {
@@ -93,6 +99,10 @@ struct ClothEdges {
   }
 };
 ClothEdges clothEdges(const Cloth& cloth);
+
+/// Sheet `sheet` of `cloth` as a cloth of its own (one sheet, nodes numbered from 0, its springs and
+/// triangles), written into `out` reusing its buffers: what works on one grid (the refiner) takes it.
+void copySheet(const Cloth& cloth, int sheet, Cloth& out);
 
 /// Rest length of the structural springs (m): the key spacing of a grid cloth; 0 without springs.
 Real keySpacing(const Cloth& cloth);

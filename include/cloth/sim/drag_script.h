@@ -14,7 +14,8 @@ namespace cloth::sim {
 
 class Simulation;
 
-/// Pull key node (row, col) toward `target` from `start` to `end` (s of simulated time).
+/// Pull key node (row, col) toward `target` from `start` to `end` (s of simulated time). Rows count
+/// on through the sheets: row nv is the second sheet's first.
 struct ScriptedDrag {
   int row = 0;
   int col = 0;

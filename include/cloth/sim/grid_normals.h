@@ -45,4 +45,26 @@ void gridNormals(int nu, int nv, std::span<const V> p, std::span<V> normals, con
               });
 }
 
+/// gridNormals of `sheets` grids of nu x nv vertices stored one after the other (Cloth's sheets), each
+/// on its own: rows of all sheets are split over `workers` together.
+template <class V>
+void sheetNormals(int nu, int nv, int sheets, std::span<const V> p, std::span<V> normals,
+                  const V& fallback = V(0), Workers* workers = nullptr) {
+  const std::size_t rowGrain = 1 + 1024 / static_cast<std::size_t>(std::max(nu, 1));
+  const std::size_t sheetSize =
+      static_cast<std::size_t>(std::max(nu, 0)) * static_cast<std::size_t>(std::max(nv, 0));
+  const std::size_t rows =
+      static_cast<std::size_t>(std::max(nv, 0)) * static_cast<std::size_t>(std::max(sheets, 0));
+  parallelFor(workers, rows, rowGrain, [&](std::size_t first, std::size_t last) {
+    while (first < last) {  // the rows of one sheet at a time
+      const std::size_t sheet = first / static_cast<std::size_t>(nv), sheetEnd = (sheet + 1) * nv;
+      const std::size_t end = std::min(last, sheetEnd);
+      gridNormalRows(nu, nv, p.subspan(sheet * sheetSize, sheetSize),
+                     normals.subspan(sheet * sheetSize, sheetSize), fallback,
+                     static_cast<int>(first - sheet * nv), static_cast<int>(end - sheet * nv));
+      first = end;
+    }
+  });
+}
+
 }  // namespace cloth::sim

@@ -22,9 +22,9 @@ class Tethers {
  public:
   static constexpr int kPerNode = 4;  ///< anchors of each free node
 
-  /// Re-tethers every free node to its kPerNode nearest kinematic nodes when the set of kinematic
-  /// nodes changed. Rest distance is the straight line between rest positions: the geodesic on the
-  /// flat rest grid.
+  /// Re-tethers every free node to its kPerNode nearest kinematic nodes of its own sheet when the set
+  /// of kinematic nodes changed. Rest distance is the straight line between rest positions: the geodesic on
+  /// the flat rest grid.
   void update(const Cloth& cloth);
 
   /// Moves each free node that lies farther than (1 + tau) rest from an anchor onto that sphere, never

@@ -137,7 +137,9 @@ Multigrid& ConvergedVelocityChange::prepare(const Cloth& cloth, const SpringGrap
   if (upToDate(cloth, g, h, c)) return multigrid_;
   std::vector<bool> fixed(cloth.nodeCount());
   for (std::size_t i = 0; i < fixed.size(); ++i) fixed[i] = !cloth.isFree(static_cast<NodeIndex>(i));
-  multigrid_.build(implicitMatrix(cloth, g, h, c), cloth.nu, cloth.nv, fixed);
+  // Several sheets are coarsened as one taller grid: a coarse correction then spans a seam between
+  // sheets, which makes it less apt there but leaves the converged answer as it is.
+  multigrid_.build(implicitMatrix(cloth, g, h, c), cloth.nu, cloth.nv * cloth.sheets, fixed);
   ++builds_;
   h_ = h, c_ = c, graph_ = &g, weight_ = g.weight, mass_ = cloth.mass, kind_ = cloth.kind;
   return multigrid_;

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Several cloths in the viewer (issue #41): two hanging curtains, one 5 cm behind the other; the real
+# mouse (xdotool) grabs the back curtain's free corner, seen from the side, and pulls it forward
+# through where the front curtain hangs. The back cloth's node is the one held, it moves, and the
+# two cloths push each other rather than pass through.
+clothview="$1"
+source "$(dirname "$0")/e2e_lib.sh"
+
+args="--scene hang-vertical --set sheets=2 --set grid=12x12 --camera 80,0,2.2"
+in_xvfb "'$clothview' $args --exit-after 2 --dump-state '$work/rest.json' --screenshot '$work/rest.png'" \
+  >/dev/null 2>&1 || fail "viewer did not run"
+[ "$(json "$work/rest.json" "d['sheets']")" = 2 ] || fail "the cloth does not have two sheets"
+[ "$(json "$work/rest.json" "len(d['key_nodes'])")" = 288 ] || fail "expected 2 x 12 x 12 key nodes"
+[ "$(json "$work/rest.json" "len(d['pinned'])")" = 4 ] || fail "expected each curtain held by its 2 corners"
+back=$(json "$work/rest.json" "2 * d['nu'] * d['nv'] - 1")  # the back sheet's last node: a free corner
+front=$(json "$work/rest.json" "d['nu'] * d['nv'] - 1")
+read -r bx by < <(json "$work/rest.json" "'%d %d' % tuple(d['screen'][$back])")
+read -r fx fy < <(json "$work/rest.json" "'%d %d' % tuple(d['screen'][$front])")
+echo "back corner $back at ($bx, $by), front corner $front at ($fx, $fy)"
+[ $(((bx - fx) * (bx - fx) + (by - fy) * (by - fy))) -ge 64 ] || fail "the two corners are not apart on screen"
+# Pulled 150 px past the front corner, away from the back one.
+tx=$((fx > bx ? fx + 150 : fx - 150))
+in_xvfb "
+  '$clothview' $args --exit-after 5 --dump-state '$work/pulled.json' >'$work/pulled.log' 2>&1 &
+  pid=\$!; $wait_window; sleep 2
+  xdotool mousemove $bx $by; sleep 0.2; xdotool mousedown 1; sleep 0.2
+  for i in \$(seq 1 10); do xdotool mousemove \$(($bx + ($tx - $bx) * i / 10)) $by; sleep 0.05; done
+  wait \$pid; status=\$?; xdotool mouseup 1; exit \$status" >/dev/null 2>&1 ||
+  fail "drag run failed: $(cat "$work/pulled.log")"
+python3 - "$work/rest.json" "$work/pulled.json" "$back" <<'PY' || fail "the back cloth was not dragged cleanly"
+import json, sys
+rest, pulled, back = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+held = [h["node"] for h in pulled["handles"]]
+moved = sum((a - b) ** 2 for a, b in zip(pulled["key_nodes"][back], rest["key_nodes"][back])) ** 0.5
+print("held %s; back corner moved %.3f m; contacts %s" % (held, moved, pulled["contacts"]))
+assert held == [back], "the mouse holds %s, not the back cloth's corner %d" % (held, back)
+assert moved > 0.1
+assert pulled["contacts"]["self_intersections"] == 0
+PY
+finish
