@@ -112,6 +112,14 @@ tile "$figures/person.png" 3 "$tmp"/person-drape.png "$tmp"/person-6.png "$tmp"/
 for t in 1.07 2 3; do shot "ball-hit-$t" --scene ball-hit --seconds "$t" --camera 60,10,2.6; done
 tile "$figures/ball-hit.png" 3 "$tmp"/ball-hit-1.07.png "$tmp"/ball-hit-2.png "$tmp"/ball-hit-3.png
 
+# Several cloths (layers): four cloths 5 cm apart, each its own colour at the hem, (a) landing on the
+# ball at 0.4 s, (b) at 1.5 s, (c) at 6 s. The funnel: (a) the cloth lying in it at 1 s, (b) its middle
+# pulled into the throat at 2.5 s, (c) out below it at 4 s.
+for t in 0.4 1.5 6; do shot "layers-$t" --scene layers --seconds "$t" --camera 20,20,2.0; done
+tile "$figures/layers.png" 3 "$tmp"/layers-0.4.png "$tmp"/layers-1.5.png "$tmp"/layers-6.png
+for t in 1 2.5 4; do shot "funnel-$t" --scene funnel --seconds "$t" --camera 30,20,2.4; done
+tile "$figures/funnel.png" 3 "$tmp"/funnel-1.png "$tmp"/funnel-2.5.png "$tmp"/funnel-4.png
+
 # Compare mode (clothview --compare): (a) the hanging curtain at 2 s, Kang's system solved to 1 % by
 # multigrid (left) against Kang eq. 10's single Jacobi iteration (right); (b) the flag at 2 s, its
 # default (40 small steps a 60 Hz step, left) against one backward-Euler step a frame (implicit-cg with

@@ -1,5 +1,6 @@
 #version 330 core
-// Two-sided cloth: a woven checker fabric (red and white in front, beige and brown on the back),
+// Two-sided cloth: a woven checker fabric (red and white in front, then blue, green and amber for the
+// further cloths of several; beige and brown on the back),
 // soft wrap lighting, optional strain heat map, and with BUMP defined (a second program: a software
 // rasterizer pays for derivatives and texture reads even in a branch not taken) bump mapping of
 // Hadap's modulated wrinkle patterns. Kept cheap: on llvmpipe it shades much of a frame.
@@ -13,6 +14,7 @@ in vec4 vAmplitude;
 uniform vec3 uEye;
 uniform vec3 uLightDirection;  // towards the light, unit
 uniform int uStrainMap;
+uniform int uSheet;  // which cloth of several: each its own front colour
 
 out vec4 fragColor;
 
@@ -52,7 +54,9 @@ float pow24(float x) {  // x^24 by squaring: pow() is a log and an exp per pixel
 vec3 fabric(vec2 uv, bool front) {
   vec2 cell = floor(uv * 8.0);
   float check = mod(cell.x + cell.y, 2.0);
-  vec3 a = front ? vec3(0.80, 0.16, 0.14) : vec3(0.86, 0.80, 0.66);
+  const vec3 kFront[4] = vec3[4](vec3(0.80, 0.16, 0.14), vec3(0.16, 0.34, 0.78), vec3(0.18, 0.58, 0.28),
+                                 vec3(0.86, 0.56, 0.10));
+  vec3 a = front ? kFront[uSheet % 4] : vec3(0.86, 0.80, 0.66);
   vec3 b = front ? vec3(0.92, 0.88, 0.80) : vec3(0.70, 0.62, 0.50);
   vec3 base = mix(a, b, check);
   vec2 thread = abs(fract(uv * 96.0) - 0.5);  // a fine weave

@@ -77,7 +77,8 @@ void shutdownImGui() {
 App::App(AppOptions options, config::Settings settings)
     : options_(std::move(options)), state_(std::move(settings)) {
   state_.paused = options_.paused;
-  state_.drags = sim::DragScript(options_.drags);
+  state_.userDrags = options_.drags;
+  state_.drags = sim::DragScript(sim::dragsOf(state_.settings.scene, state_.userDrags));
   for (const std::string& item : options_.show)  // validated by parseAppOptions
     for (const ShowItem& known : showItems())
       if (known.name == item) known.apply(state_);

@@ -59,8 +59,8 @@ std::optional<cloth::config::Settings> initialSettings(const cloth::app::AppOpti
     std::cerr << "clothview: error: --compare: " << error << "\n";
     return std::nullopt;
   }
-  const std::string dragProblem =
-      cloth::sim::DragScript(o.drags).problem(cloth::sim::instantiate(settings->scene));
+  const std::string dragProblem = cloth::sim::DragScript(cloth::sim::dragsOf(settings->scene, o.drags))
+                                      .problem(cloth::sim::instantiate(settings->scene));
   if (!dragProblem.empty()) {
     std::cerr << "clothview: error: " << dragProblem << "\n";
     return std::nullopt;

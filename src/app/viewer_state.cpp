@@ -61,6 +61,7 @@ ViewerState::ViewerState(config::Settings initial)
     : settings(std::move(initial)), simulation(sim::instantiate(settings.scene)) {
   if (!settings.scene.meshFile.empty())
     simulation = sim::instantiate(withSceneMesh(settings.scene));  // main() did not load it (a test)
+  drags = sim::DragScript(sim::dragsOf(settings.scene, userDrags));
   flutter.maxSeconds = 8;  // the direct DFT of a longer record costs more than a frame
   frameScene();
   refine();
@@ -68,7 +69,7 @@ ViewerState::ViewerState(config::Settings initial)
 
 void ViewerState::reset() {
   simulation = sim::instantiate(withSceneMesh(settings.scene));
-  drags.restart();
+  drags = sim::DragScript(sim::dragsOf(settings.scene, userDrags));  // the scene may have changed
   playback.resetClock();
   stats.kineticHistory.clear();
   stats.strainHistory.clear();

@@ -51,8 +51,9 @@ struct ViewerState {
 
   config::Settings settings;
   sim::Simulation simulation;
-  sim::DragScript drags;                   ///< --drag: scripted handles, run before every step
-  sim::FlutterMonitor flutter;             ///< a flag's free edge, as clothsim --stats measures it (last 8 s)
+  std::vector<sim::ScriptedDrag> userDrags;  ///< --drag
+  sim::DragScript drags;        ///< the scene's pulls and --drag: scripted handles, run before every step
+  sim::FlutterMonitor flutter;  ///< a flag's free edge, as clothsim --stats measures it (last 8 s)
   mutable sim::FlutterStats flutterShown;  ///< its spectrum as last computed (a cache)
   mutable double flutterShownAt = -1;      ///< at this simulated time
   detail::Refiner refiner;

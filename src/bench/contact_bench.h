@@ -25,8 +25,8 @@ struct ContactRow {
 /// Every scenario, in order; `quick` runs each for a third of its time, or through its drags.
 std::vector<ContactRow> contactRows(bool quick);
 
-/// The literature's torture scenes (issue #41), each with its cost target: the struck curtain and the
-/// four layered cloths. `quick` as for contactRows.
+/// The literature's torture scenes (issue #41), each with its cost target: the struck curtain, the
+/// four layered cloths and the funnel. `quick` as for contactRows.
 std::vector<ContactRow> tortureRows(bool quick);
 
 }  // namespace cloth::bench

@@ -295,7 +295,7 @@ int simulate(const CliOptions& o, std::ostream& out, std::ostream& err) {
   const long long every = o.every > 0 ? o.every : std::max(1LL, std::llround(1.0 / (30.0 * h)));
   checkOutputs(o, steps / every + 1);
   sim::Simulation simulation = instantiate(settings);
-  sim::DragScript drags(o.drags);
+  sim::DragScript drags(sim::dragsOf(settings.scene, o.drags));
   if (std::string problem = drags.problem(simulation); !problem.empty()) throw BadInput{problem};
   std::optional<FrameExporter> exporter;
   if (o.exportDir || o.pc2Path) exporter.emplace(o, settings);

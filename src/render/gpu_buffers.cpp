@@ -1,4 +1,6 @@
 #include "cloth/render/gpu_buffers.h"
+
+#include <cstdint>
 #include "cloth/sim/geometry.h"
 
 #include <cmath>
@@ -78,6 +80,15 @@ void SurfaceBuffers::upload(const detail::SurfaceMesh& m) {
 void SurfaceBuffers::drawTriangles() const {
   glBindVertexArray(vao_);
   glDrawElements(GL_TRIANGLES, indexCount_, GL_UNSIGNED_INT, nullptr);
+  glBindVertexArray(0);
+}
+
+void SurfaceBuffers::drawSheet(int k) const {
+  const GLsizei count = indexCount_ / sheets();
+  glBindVertexArray(vao_);
+  glDrawElements(GL_TRIANGLES, count, GL_UNSIGNED_INT,
+                 reinterpret_cast<const void*>(static_cast<std::uintptr_t>(k) *
+                                               static_cast<std::uintptr_t>(count) * sizeof(std::uint32_t)));
   glBindVertexArray(0);
 }
 

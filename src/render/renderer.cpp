@@ -129,7 +129,10 @@ void Renderer::drawCloth(const FrameView& f, const RenderOptions& o) {
       shader.set(("uPattern" + std::to_string(i + 1)).c_str(), i);
     }
   }
-  surface_.drawTriangles();
+  for (int k = 0; k < surface_.sheets(); ++k) {  // each cloth of several its own colour
+    shader.set("uSheet", k);
+    surface_.drawSheet(k);
+  }
 }
 
 void Renderer::drawSolids(const FrameView& f, const RenderOptions& o) {

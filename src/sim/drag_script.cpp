@@ -1,5 +1,7 @@
 #include "cloth/sim/drag_script.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdio>
 
@@ -30,6 +32,12 @@ std::optional<ScriptedDrag> parseDrag(std::string_view text, std::string& error)
   d.start = t0;
   d.end = t1;
   return d;
+}
+
+Vec3 ScriptedDrag::targetAt(Real t) const {
+  if (!from || !(end > start)) return target;
+  const Real s = std::clamp((t - start) / (end - start), Real(0), Real(1));
+  return *from + s * (target - *from);
 }
 
 std::optional<std::vector<ScriptedDrag>> parseDrags(const std::vector<std::string>& texts,
@@ -65,7 +73,7 @@ void DragScript::apply(Simulation& simulation) {
     const NodeIndex node = simulation.cloth().index(d.col, d.row);
     const bool on = t + 1e-9 >= d.start && t + 1e-9 < d.end;
     if (on && !holding_[i]) holding_[i] = simulation.grab(node);
-    if (on && holding_[i]) simulation.setHandleTarget(node, d.target);
+    if (on && holding_[i]) simulation.setHandleTarget(node, d.targetAt(t));
     if (!on && holding_[i]) {
       simulation.release(node);
       holding_[i] = false;

@@ -62,15 +62,17 @@ if "contacts" in d:
   struck = [r for name, r in contacts.items() if "(ball-hit)" in name]  # through the strike (1-1.07 s)
   assert len(struck) == 1 and struck[0]["sim_seconds"] > 1.1, struck
   assert struck[0]["max_collider_penetrations"] == 0 and struck[0]["max_self_intersections"] == 0, struck
-# Torture (issue #41): the struck curtain and the layered cloths, each through its hardest part (the
-# strike at 1-1.07 s; the layers landing on the ball by 0.6 s), with nothing through anything. The cost
-# targets are printed, not asserted: timings belong to the full run.
+# Torture (issue #41): the struck curtain, the layered cloths and the funnel, each through its hardest
+# part in the quick run (the strike at 1-1.07 s; the layers landing on the ball by 0.6 s; the funnel's
+# pull into the throat from 1 s), never through themselves; the curtain and the layers never in a
+# collider either (the funnel's throat edge pokes through the squeezed cloth: a row the bench reports
+# NOT MET). The cost targets are printed, not asserted: timings belong to the full run.
 if "torture" in d:
-  torture = {r["scenario"]: r for r in d["torture"]}
-  assert {name.split(":")[0] for name in torture} == {"ball-hit", "layers"}, sorted(torture)
+  torture = {r["scenario"].split(":")[0]: r for r in d["torture"]}
+  assert set(torture) == {"ball-hit", "layers", "funnel"}, sorted(torture)
   assert all(r["sim_seconds"] > 1.1 and r["target_ms_per_step"] > 0 for r in torture.values()), torture
-  failed = [n for n, r in torture.items() if r["max_self_intersections"] or r["max_collider_penetrations"]]
-  assert not failed, failed
+  assert not [n for n, r in torture.items() if r["max_self_intersections"]], torture
+  assert not [n for n in ("ball-hit", "layers") if torture[n]["max_collider_penetrations"]], torture
 # Convergence: the flag's reference is one two integrators agree on (within 5 % in frequency), and the
 # default's rows are there with finite values. Whether the default meets its targets is issue #38's:
 # the bench prints it; this test does not yet require it.

@@ -44,3 +44,31 @@ TEST_CASE("drag_script: a drag grabs its node between T0 and T1, pulls it toward
   CHECK(sim.cloth().x[node].y > start.y);  // pulled up toward the point while it fell
   CHECK_FALSE(DragScript({*parseDrag("99,0,0,0,0,0,1", error)}).problem(sim).empty());
 }
+
+TEST_CASE("drag_script: a moving target goes straight from where it starts to where it ends, then stays") {
+  ScriptedDrag d{0, 0, Vec3(0, -1, 0), 1, 3, Vec3(0, 1, 0)};
+  CHECK(d.targetAt(0) == Vec3(0, 1, 0));
+  CHECK(d.targetAt(2).y == Approx(0));
+  CHECK(d.targetAt(3) == Vec3(0, -1, 0));
+  CHECK(d.targetAt(9) == Vec3(0, -1, 0));
+  d.from.reset();
+  CHECK(d.targetAt(1.5) == Vec3(0, -1, 0));  // a --drag's target stands still
+}
+
+TEST_CASE("drag_script: a scene's own pulls come first, at its grid, then the user's drags") {
+  Scene scene = *findScene("funnel");
+  REQUIRE_FALSE(scene.pulls.empty());
+  const ScriptedDrag user{1, 2, Vec3(0), 0, 1};
+  for (int n : {32, 9}) {  // the middle node whatever the grid
+    resampleGrid(scene, n, n);
+    const std::vector<ScriptedDrag> all = dragsOf(scene, {user});
+    REQUIRE(all.size() == scene.pulls.size() + 1);
+    CHECK(all.front().row == (n - 1 + 1) / 2);
+    CHECK(all.front().col == (n - 1 + 1) / 2);
+    CHECK(all.front().from.has_value());
+    CHECK(all.back().row == 1);
+    CHECK(all.back().col == 2);
+    CHECK(DragScript(all).problem(instantiate(scene)).empty());
+  }
+  CHECK(dragsOf(*findScene("ball"), {}).empty());
+}

@@ -26,6 +26,9 @@ class SurfaceBuffers {
   /// Uploads the mesh; topology, uvs and roles only when the grid size changed.
   void upload(const detail::SurfaceMesh& mesh);
   void drawTriangles() const;
+  /// The triangles of one sheet (a cloth of several: SurfaceMesh::sheets), k from 0.
+  void drawSheet(int k) const;
+  int sheets() const { return sheets_ > 0 ? sheets_ : 1; }
   void drawPoints() const;  ///< every vertex, for the node-kind overlay
 
  private:

@@ -22,6 +22,11 @@ struct ScriptedDrag {
   Vec3 target{0};  ///< m
   Real start = 0;  ///< s
   Real end = 0;    ///< s
+  /// Where the target starts (m), if it moves: straight from here at `start` to `target` at `end` (a
+  /// slow pull; the handle itself moves at up to SimParams::maxHandleSpeed). None: it stays at target.
+  std::optional<Vec3> from;
+  /// The target at time t (s).
+  Vec3 targetAt(Real t) const;
 };
 
 /// "ROW,COL,X,Y,Z,T0,T1" as a drag, or nullopt with `error` saying what is wrong (T0 < T1, finite).

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <numbers>
 #include <utility>
 
 #include <glm/geometric.hpp>
@@ -80,6 +81,23 @@ TriangleMesh makeTable() {
       const Vec3 inner(sx * (half - inset - leg), top - thick, sz * (half - inset - leg));
       append(m, makeBox(glm::min(outer, inner), glm::max(outer, inner)));
     }
+  return m;
+}
+
+TriangleMesh makeFunnel(const Vec3& throatCentre, Real throat, Real rim, Real height, int segments) {
+  TriangleMesh m;
+  for (int k = 0; k < segments; ++k) {
+    const Real a = 2 * std::numbers::pi * k / segments;
+    const Vec3 around(std::cos(a), 0, -std::sin(a));  // counter-clockwise seen from above
+    m.vertices.push_back(throatCentre + throat * around);
+    m.vertices.push_back(throatCentre + rim * around + Vec3(0, height, 0));
+  }
+  for (int k = 0; k < segments; ++k) {
+    const auto bottom = static_cast<NodeIndex>(2 * k), top = bottom + 1;
+    const auto nextBottom = static_cast<NodeIndex>(2 * ((k + 1) % segments)), nextTop = nextBottom + 1;
+    m.triangles.push_back({{bottom, nextBottom, top}});
+    m.triangles.push_back({{top, nextBottom, nextTop}});
+  }
   return m;
 }
 

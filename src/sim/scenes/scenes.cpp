@@ -10,9 +10,9 @@
 namespace cloth::sim {
 namespace {
 
-constexpr std::array<std::string_view, 10> kNames = {
-    "flag", "waving-flag", "hang-horizontal", "hang-vertical", "free-fall",
-    "ball", "drape",       "character",       "ball-hit",      "layers"};
+constexpr std::array<std::string_view, 11> kNames = {
+    "flag",  "waving-flag", "hang-horizontal", "hang-vertical", "free-fall", "ball",
+    "drape", "character",   "ball-hit",        "layers",        "funnel"};
 
 constexpr Real kPoleRadius = 0.012;  // m: the flag's pole, a collider through its pinned column
 constexpr Real kPoleAbove = 0.03;    // m: how far the pole reaches above the flag
@@ -193,6 +193,29 @@ Scene layers() {
   return s;
 }
 
+// Harmon et al. 2008's funnel: a 1 m cloth (32 x 32) dropped onto a funnel the project generates
+// (rim radius 0.3 m, throat 0.05 m, 0.4 m tall, open at both ends, its throat 1.1 m up), then its
+// middle node pulled down through the throat to 1 m below it, from 1 s to 7 s, and held to 8 s. All
+// the cloth must follow through a throat three key spacings across.
+Scene funnel() {
+  Scene s = huangCloth(Orientation::Horizontal);
+  resampleGrid(s, 32, 32);
+  s.name = "funnel";
+  s.description = "cloth pulled down through a funnel by its middle (Harmon et al. 2008)";
+  constexpr Real kThroatHeight = 1.1, kThroat = 0.05, kRim = 0.3, kHeight = 0.4;
+  s.grid.origin = Vec3(-0.5, kThroatHeight + kHeight + 0.1, -0.5);
+  s.colliders = {Collider::meshOf(std::make_shared<const CollisionMesh>(
+                     makeFunnel(Vec3(0, kThroatHeight, 0), kThroat, kRim, kHeight))),
+                 Collider::plane(Vec3(0), Vec3(0, 1, 0))};
+  s.params.collision.friction = 0.2;
+  s.params.collision.meshFit = false;  // the funnel stands where it is made, not fitted onto the floor
+  s.pulls = {
+      {Vec2(0.5, 0.5), Vec3(0, kThroatHeight + kHeight - 0.05, 0), Vec3(0, kThroatHeight - 1.0, 0), 1.0, 7.0},
+      {Vec2(0.5, 0.5), Vec3(0, kThroatHeight - 1.0, 0), Vec3(0, kThroatHeight - 1.0, 0), 7.0, 8.0}};
+  s.view = {Vec3(-0.55, 0, -0.55), Vec3(0.55, 1.65, 0.55)};
+  return s;
+}
+
 // Huang's falling cloth on a mesh: the table the project generates (mesh_shapes.h), or the meshes
 // given with --collider-mesh (useColliderMeshes), fitted under the cloth. Only key nodes collide, so
 // the key spacing (3.4 cm at 30 x 30) stays well below the table top's thickness: at 20 x 20 a cloth
@@ -278,6 +301,7 @@ std::optional<Scene> findScene(std::string_view name) {
   if (name == "character") return character();
   if (name == "ball-hit") return ballHit();
   if (name == "layers") return layers();
+  if (name == "funnel") return funnel();
   return std::nullopt;
 }
 
@@ -324,6 +348,18 @@ void resampleGrid(Scene& scene, int nu, int nv) {
   scene.params.wind.dragCoefficient *= ratio;
   scene.params.wind.liftCoefficient *= ratio;
   scene.params.wind.linearCoefficient *= ratio;
+}
+
+std::vector<ScriptedDrag> dragsOf(const Scene& scene, std::vector<ScriptedDrag> drags) {
+  std::vector<ScriptedDrag> all;
+  const GridSpec& g = scene.grid;
+  for (const ScenePull& p : scene.pulls) {
+    const int col = std::clamp(static_cast<int>(std::lround(p.at.x * (g.nu - 1))), 0, g.nu - 1);
+    const int row = std::clamp(static_cast<int>(std::lround(p.at.y * (g.nv - 1))), 0, g.nv - 1);
+    all.push_back({row, col, p.to, p.start, p.end, p.from});
+  }
+  all.insert(all.end(), drags.begin(), drags.end());
+  return all;
 }
 
 Simulation instantiate(const Scene& scene) {

@@ -243,7 +243,7 @@ TEST_CASE("scenes: the waving flag's pole follows its scripted path") {
 }
 
 TEST_CASE("scenes: names are listed and unknown names are refused") {
-  CHECK(sceneNames().size() == 10);
+  CHECK(sceneNames().size() == 11);
   for (std::string_view n : sceneNames()) CHECK(findScene(n)->name == n);
   CHECK_FALSE(findScene("nope").has_value());
 }

@@ -10,12 +10,24 @@
 #include <vector>
 
 #include "cloth/sim/collision/collider.h"
+#include "cloth/sim/drag_script.h"
 #include "cloth/sim/grid.h"
 #include "cloth/sim/kinematics.h"
 #include "cloth/sim/settings.h"
 #include "cloth/sim/simulation.h"
 
 namespace cloth::sim {
+
+/// A node the scene itself pulls, as a --drag does (the funnel's pull through the throat): the node
+/// at grid fractions `at` of the first sheet, its target moving straight from `from` to `to` over
+/// [start, end] (s), then let go.
+struct ScenePull {
+  Vec2 at{0.5, 0.5};
+  Vec3 from{0};  ///< m
+  Vec3 to{0};    ///< m
+  Real start = 0;
+  Real end = 0;
+};
 
 /// Everything needed to start a simulation: cloth shape, parameters, obstacles and pinned nodes.
 struct Scene {
@@ -24,10 +36,11 @@ struct Scene {
   GridSpec grid;
   SimParams params;
   std::vector<Collider> colliders;
-  bool pinFirstColumn = false;  ///< pin every node of column i = 0 (the flag's pole)
-  std::vector<Vec2> pinnedAt;   ///< further pinned nodes, as (u, v) grid fractions in [0, 1]
-  PinMotion motion;             ///< scripted motion of the pinned nodes
-  Aabb view;                    ///< where the cloth goes in the scene's first seconds: what the camera frames
+  bool pinFirstColumn = false;   ///< pin every node of column i = 0 (the flag's pole)
+  std::vector<Vec2> pinnedAt;    ///< further pinned nodes, as (u, v) grid fractions in [0, 1]
+  PinMotion motion;              ///< scripted motion of the pinned nodes
+  std::vector<ScenePull> pulls;  ///< nodes the scene drags (dragsOf)
+  Aabb view;  ///< where the cloth goes in the scene's first seconds: what the camera frames
   /// A flag's flutter frequency at the scene's default settings, converged (Hz; 0 = not measured):
   /// what `clothbench --only convergence` finds where two integrators agree at a tiny step.
   Real convergedFlutterHz = 0;
@@ -63,6 +76,9 @@ void useColliderMeshes(Scene& scene, const std::vector<std::shared_ptr<const Col
 /// along a path, from `spec` written `I:T,X,Y,Z/T,X,Y,Z/...` (parsePath). Returns why it cannot, or
 /// an empty string: no such collider, a box or mesh (they stand still: canFollowPath), a bad path.
 std::string setColliderPath(Scene& scene, std::string_view spec);
+
+/// The scripted drags of a run: the scene's own pulls, at its grid, then the user's `drags` (--drag).
+std::vector<ScriptedDrag> dragsOf(const Scene& scene, std::vector<ScriptedDrag> drags);
 
 /// Builds the cloth of a scene (throws std::invalid_argument for an invalid grid) and its simulation.
 Simulation instantiate(const Scene& scene);
