@@ -42,9 +42,7 @@ struct FrameStats {
   detail::SurfaceClearance surfaceClearance;  ///< the render surface kept out of colliders
 };
 
-/// The render surface keeps this share of the contact thickness from colliders (the key nodes keep
-/// all of it; half leaves no visible gap).
-inline constexpr double kSurfaceClearance = 0.5;
+using detail::kSurfaceClearance;
 
 struct ViewerState {
   explicit ViewerState(config::Settings initial);

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 
+#include "cloth/detail/refiner.h"
 #include "cloth/io/mesh_file.h"
 #include "cloth/sim/collision/intersections.h"
 #include "cloth/sim/drag_script.h"
@@ -35,10 +37,47 @@ double quickSeconds(const Scenario& s) {
   return std::min(seconds, s.seconds);
 }
 
+// What a user sees of the cloth: the wrinkled spline surface at r = 5, kept out of the colliders as the
+// viewer and the exports keep it, audited as the key mesh is.
+class DrawnAudit {
+ public:
+  sim::ContactFailures measure(const sim::Simulation& simulation) {
+    const sim::Cloth& c = simulation.cloth();
+    detail::DetailSettings settings;
+    settings.mode = detail::DetailMode::Wrinkled;
+    settings.refine = 5;
+    refiner_.setThreads(0);
+    refiner_.refine(c, settings, simulation.time(), surface_);
+    detail::keepOutside(surface_, simulation.colliders(),
+                        detail::kSurfaceClearance * simulation.params().collision.thickness,
+                        sim::keySpacing(c), &refiner_.workers());
+    drawn_.nu = surface_.nu;
+    drawn_.nv = surface_.nv;
+    drawn_.x.assign(surface_.positions.begin(), surface_.positions.end());
+    drawn_.kind.assign(drawn_.x.size(), sim::NodeKind::Free);
+    if (drawn_.triangles.size() != surface_.triangleCount()) {
+      drawn_.triangles.clear();
+      for (std::size_t t = 0; t < surface_.triangleCount(); ++t)
+        drawn_.triangles.push_back({{static_cast<sim::NodeIndex>(surface_.indices[3 * t]),
+                                     static_cast<sim::NodeIndex>(surface_.indices[3 * t + 1]),
+                                     static_cast<sim::NodeIndex>(surface_.indices[3 * t + 2])}});
+    }
+    return audit_.measure(drawn_, simulation.colliders());
+  }
+
+ private:
+  detail::Refiner refiner_;
+  detail::SurfaceMesh surface_;
+  sim::Cloth drawn_;
+  sim::ContactAudit audit_;
+};
+
 ContactRow run(const Scenario& s, bool quick) {
   sim::Simulation simulation = sim::instantiate(s.scene);
   sim::DragScript script(sim::dragsOf(s.scene, s.drags));
   sim::ContactAudit audit;
+  DrawnAudit drawn;
+  const long long drawEvery = std::max(1LL, std::llround(1.0 / (30.0 * s.scene.params.solver.h)));
   ContactRow row{s.name};
   row.targetMs = s.targetMs;
   row.tau = s.scene.params.material.tau;
@@ -60,6 +99,11 @@ ContactRow run(const Scenario& s, bool quick) {
         std::max(row.peakStrain, sim::maxStrain(simulation.cloth(), sim::SpringFamily::Structural));
     row.peakStrainAway = std::max(
         row.peakStrainAway, sim::maxStrainAwayFromHandles(simulation.cloth(), sim::SpringFamily::Structural));
+    if (steps % drawEvery == 0) {  // a frame as the viewer and the exports show it
+      const sim::ContactFailures d = drawn.measure(simulation);
+      row.maxDrawnIntersections = std::max(row.maxDrawnIntersections, d.selfIntersections);
+      row.maxDrawnPenetrations = std::max(row.maxDrawnPenetrations, d.colliderPenetrations);
+    }
   }
   row.msPerStep = steps > 0 ? 1e3 * stepSeconds / static_cast<double>(steps) : 0;
   return row;

@@ -20,6 +20,10 @@ struct ContactRow {
   int heldSteps = 0;             ///< steps the self-contact fail-safe paused the whole cloth
   double seconds = 0;            ///< simulated
   double targetMs = 0;           ///< the cost asked for, ms a step (0: none)
+  /// The drawn surface (wrinkled spline, r = 5, kept out of the colliders as the viewer and the exports
+  /// keep it) every 1/30 s: triangle pairs through each other and vertices inside a collider, worst.
+  int maxDrawnIntersections = 0;
+  int maxDrawnPenetrations = 0;
 };
 
 /// Every scenario, in order; `quick` runs each for a third of its time, or through its drags.

@@ -31,7 +31,7 @@ struct BadInput {
   std::string message;
 };
 
-constexpr double kSurfaceClearance = 0.5;  // of the thickness, kept by the render surface (as the viewer)
+using detail::kSurfaceClearance;
 
 double seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();

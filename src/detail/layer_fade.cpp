@@ -16,6 +16,12 @@ constexpr int kNeighbourhood = 2;
 
 }  // namespace
 
+glm::vec3 onKeyTriangle(const glm::vec3& p00, const glm::vec3& p10, const glm::vec3& p01,
+                        const glm::vec3& p11, float a, float b) {
+  if (a + b <= 1) return p00 + a * (p10 - p00) + b * (p01 - p00);  // triangle (p00, p01, p10)
+  return p11 + (1 - a) * (p01 - p11) + (1 - b) * (p10 - p11);      // triangle (p10, p01, p11)
+}
+
 float layerWeight(float clearance, float reach) {
   const float t = std::clamp((clearance / reach - 0.2f) / 0.8f, 0.0f, 1.0f);
   return t * t * (3 - 2 * t);
@@ -77,7 +83,7 @@ int LayerFade::apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int 
       };
       const float w = bilinear([&](int k) { return layerWeight(clearance[k], reach); });
       if (w >= 1) continue;
-      const glm::vec3 flat = bilinear([&](int k) { return keyX[k]; });
+      const glm::vec3 flat = onKeyTriangle(keyX[k00], keyX[k10], keyX[k01], keyX[k11], a, b);
       glm::vec3& p = out.positions[static_cast<std::size_t>(J) * out.nu + I];
       p = flat + w * (p - flat);
       ++moved;

@@ -72,6 +72,13 @@ void splineCurve(const CurveInput& in, const CurveOptions& o, Strided outX, Stri
   if (o.normals) outN[(n - 1) * r] = in.normals[n - 1];
 }
 
+// Key spacings from another layer within which the refined surface fades to the key triangles
+// (LayerFade). Measured on the struck curtain (ball-hit, wrinkled at r = 5, every 0.1 s to 2 s): at
+// half a key spacing 47-90 pairs of drawn triangles through each other in the frames after the strike
+// (its key mesh has none), at 1.5 none, but that flattens the flags' wrinkles below 15 % of a key
+// spacing (refiner_test), so it stays at half.
+constexpr float kLayerReach = 0.5f;
+
 }  // namespace
 
 void Refiner::resize(int keyNu, int keyNv, int refine, SurfaceMesh& out) {
@@ -237,8 +244,8 @@ void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double ti
   if (cloth.sheets > 1) return refineSheets(cloth, s, time, out);
   sheetRefiners_.clear();
   const int r = shape(cloth, s, time, out);
-  if (r > 1) {  // between layers closer than half a key spacing, the surface keeps to the key triangles
-    const float reach = 0.5f * meanKeySpacing();
+  if (r > 1) {  // near other layers, the surface keeps to the key triangles (layer_fade.h)
+    const float reach = kLayerReach * meanKeySpacing();
     layerFade_.measure(cloth, keyN_, reach, &workers_);
     layerFade_.apply(keyX_, keyNu_, keyNv_, r, reach, out);
   }
@@ -273,7 +280,7 @@ void Refiner::refineSheets(const sim::Cloth& cloth, const DetailSettings& s, dou
     keyN_.resize(cloth.nodeCount());
     for (std::size_t k = 0; k < sheets; ++k)
       std::copy(sheetRefiners_[k]->keyN_.begin(), sheetRefiners_[k]->keyN_.end(), keyN_.begin() + k * keys);
-    const float reach = 0.5f * sheetRefiners_.front()->meanKeySpacing();
+    const float reach = kLayerReach * sheetRefiners_.front()->meanKeySpacing();
     layerFade_.measure(cloth, keyN_, reach, &workers_);
     for (std::size_t k = 0; k < sheets; ++k)
       layerFade_.apply(sheetRefiners_[k]->keyX_, cloth.nu, cloth.nv, r, reach, sheetSurfaces_[k], k * keys);

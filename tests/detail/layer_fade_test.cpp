@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <glm/geometric.hpp>
+
 #include <algorithm>
 #include <cmath>
 
@@ -73,4 +75,22 @@ TEST_CASE("layer_fade: the wrinkled surface of a folded cloth does not cut throu
   CHECK(upperBottom > lowerTop);
   CHECK(lowerTop < 0.25 * kGap);  // flat against each other: at most a quarter of the gap
   CHECK(upperBottom > 0.75 * kGap);
+}
+
+TEST_CASE(
+    "layer_fade: the flat surface a fade leads to is the key mesh's two triangles, not a bilinear patch") {
+  // A non-planar cell: a bilinear patch through these corners bulges off both triangles.
+  const glm::vec3 p00(0, 0, 0), p10(1, 0, 0), p01(0, 1, 0), p11(1, 1, 1);
+  CHECK(onKeyTriangle(p00, p10, p01, p11, 0, 0) == p00);
+  CHECK(onKeyTriangle(p00, p10, p01, p11, 1, 0) == p10);
+  CHECK(onKeyTriangle(p00, p10, p01, p11, 0, 1) == p01);
+  CHECK(onKeyTriangle(p00, p10, p01, p11, 1, 1) == p11);
+  // The first triangle (p00, p10, p01) lies in z = 0; on the diagonal both halves agree.
+  CHECK(onKeyTriangle(p00, p10, p01, p11, 0.3f, 0.4f).z == Approx(0));
+  const glm::vec3 below = onKeyTriangle(p00, p10, p01, p11, 0.5f, 0.5f - 1e-6f);
+  const glm::vec3 above = onKeyTriangle(p00, p10, p01, p11, 0.5f, 0.5f + 1e-6f);
+  CHECK(glm::length(below - above) < 1e-4f);
+  // The second (p10, p01, p11) is the plane z = a + b - 1: at the cell's far quarter, z = 0.5, where the
+  // bilinear patch has a b = 0.5625.
+  CHECK(onKeyTriangle(p00, p10, p01, p11, 0.75f, 0.75f).z == Approx(0.5f));
 }

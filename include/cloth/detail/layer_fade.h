@@ -17,6 +17,12 @@
 
 namespace cloth::detail {
 
+/// The point at (a, b) in [0, 1]^2 of a key cell on the cell's two key triangles (the grid's
+/// triangulation, split along p10-p01): the key mesh itself, which self-collision keeps free of
+/// intersections, where a bilinear patch through the same corners bulges off it.
+glm::vec3 onKeyTriangle(const glm::vec3& p00, const glm::vec3& p10, const glm::vec3& p01,
+                        const glm::vec3& p11, float a, float b);
+
 /// How much of the refined surface's offset from the flat key surface a key node keeps at
 /// `clearance` (m) from the nearest other layer: none below a fifth of `reach`, all beyond it, a
 /// smoothstep between.
@@ -29,8 +35,8 @@ class LayerFade {
   /// facing against the node's `normals` (one per key node).
   void measure(const sim::Cloth& cloth, std::span<const glm::vec3> normals, float reach,
                sim::Workers* workers = nullptr);
-  /// Blends every vertex of `out` (a refinement by r of the keyNu x keyNv key grid keyX) toward the
-  /// bilinear surface through its cell's key nodes, by the bilinear blend of their layerWeight.
+  /// Blends every vertex of `out` (a refinement by r of the keyNu x keyNv key grid keyX) toward its
+  /// cell's key triangles (onKeyTriangle), by the bilinear blend of their layerWeight.
   /// keyX's first node is the measured cloth's node `firstKey` (a sheet's first). Returns how many
   /// vertices moved.
   int apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r, float reach, SurfaceMesh& out,

@@ -22,6 +22,11 @@
 
 namespace cloth::detail {
 
+/// The render surface keeps this share of the contact thickness from colliders (keepOutside; the key
+/// nodes keep all of it; half leaves no visible gap): the viewer, the exports and the bench's audit of
+/// the drawn surface.
+inline constexpr double kSurfaceClearance = 0.5;
+
 /// What keepOutside found and did.
 struct SurfaceClearance {
   int pushed = 0;  ///< vertices moved
