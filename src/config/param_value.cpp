@@ -202,12 +202,26 @@ Status setChoice(const ParamSpec& p, const ChoiceField& c, const ParamValue& val
                          "' (choose from " + optionList(c) + ")");
 }
 
+// The most key nodes a cloth may have, all sheets together: the largest single grid's (256 x 256).
+constexpr long long kMostKeyNodes = 256LL * 256LL;
+
+// Why a cloth of `sheets` grids of nu x nv key nodes is refused, or an empty string.
+std::string tooManyNodes(long long nu, long long nv, long long sheets) {
+  const long long nodes = nu * nv * sheets;
+  if (nodes <= kMostKeyNodes) return {};
+  return std::to_string(sheets) + " sheet" + (sheets > 1 ? "s" : "") + " of " + std::to_string(nu) + "x" +
+         std::to_string(nv) + " would be " + std::to_string(nodes) + " key nodes; at most " +
+         std::to_string(kMostKeyNodes) + " (a 256x256 grid) in all";
+}
+
 // A new grid resamples the cloth, as long as the mass per node stays valid.
 Status setGrid(const ParamSpec& p, const ParamValue& value, Settings& s) {
   const GridSize* g = std::get_if<GridSize>(&value);
   if (!g) return typeMismatch(p, expectedForm(p.field));
   const std::string shown = std::to_string(g->nu) + "x" + std::to_string(g->nv);
   if (g->nu < p.min || g->nu > p.max || g->nv < p.min || g->nv > p.max) return outOfRange(p, shown);
+  if (const std::string why = tooManyNodes(g->nu, g->nv, s.scene.grid.sheets); !why.empty())
+    return Status::failure("parameter 'grid': " + why);
   if (!massStaysInRange(s, *g))
     return Status::failure(
         "parameter 'grid': " + shown +
@@ -258,6 +272,9 @@ std::string formatRange(const ParamSpec& p) {
 }
 
 Status setParam(Settings& s, const ParamSpec& p, const ParamValue& value) {
+  if (const int* sheets = std::get_if<int>(&value); sheets && p.name == "sheets")
+    if (const std::string why = tooManyNodes(s.scene.grid.nu, s.scene.grid.nv, *sheets); !why.empty())
+      return Status::failure("parameter 'sheets': " + why);
   return std::visit(Overloaded{[&](RealField f) { return setReal(p, value, [&](double d) { f(s) = d; }); },
                                [&](FloatField f) {
                                  return setReal(p, value, [&](double d) { f(s) = static_cast<float>(d); });

@@ -110,3 +110,19 @@ TEST_CASE("param_table: range text names the limits") {
   CHECK(formatRange(*findParam("integrator")) == "{approx-implicit, explicit, implicit-cg, small-steps}");
   CHECK(formatRange(*findParam("self_collision")) == "{0, 1}");
 }
+
+TEST_CASE("param_table: several cloths may not hold more key nodes together than the largest grid") {
+  Settings s = *settingsForScene("ball");
+  REQUIRE(setParamFromText(s, "grid", "128x128"));
+  CHECK(setParamFromText(s, "sheets", "4"));  // 65,536: the most
+  const Settings before = s;
+  const Status more = setParamFromText(s, "sheets", "5");
+  CHECK_FALSE(more);
+  CHECK(more.message().find("at most 65536") != std::string::npos);
+  CHECK(s.scene.grid.sheets == before.scene.grid.sheets);
+  const Status finer = setParamFromText(s, "grid", "129x128");
+  CHECK_FALSE(finer);
+  CHECK(finer.message().find("4 sheets of 129x128") != std::string::npos);
+  CHECK(s.scene.grid.nu == 128);
+  CHECK(s.scene.params.material.massPerNode == before.scene.params.material.massPerNode);
+}
