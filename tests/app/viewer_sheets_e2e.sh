@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Several cloths in the viewer (issue #41): two hanging curtains, one 5 cm behind the other; the real
+# Issue #41's scenes in the viewer. Several cloths: two hanging curtains, one 5 cm behind the other; the real
 # mouse (xdotool) grabs the back curtain's free corner, seen from the side, and pulls it forward
 # through where the front curtain hangs. The back cloth's node is the one held, it moves, and the
 # two cloths push each other rather than pass through.
@@ -36,5 +36,21 @@ print("held %s; back corner moved %.3f m; contacts %s" % (held, moved, pulled["c
 assert held == [back], "the mouse holds %s, not the back cloth's corner %d" % (held, back)
 assert moved > 0.1
 assert pulled["contacts"]["self_intersections"] == 0
+PY
+
+# The funnel scene's own pull runs in the viewer (dragsOf): 3 s in, the scene's drag holds the cloth's
+# middle node, already below the throat (1.1 m), and the cloth is through nothing.
+in_xvfb "'$clothview' --scene funnel --start-at 3 --exit-after 0.5 --dump-state '$work/funnel.json'" \
+  >"$work/funnel.log" 2>&1 || fail "funnel run failed: $(cat "$work/funnel.log")"
+python3 - "$work/funnel.json" <<'PY' || fail "the funnel's pull did not run in the viewer"
+import json, sys
+d = json.load(open(sys.argv[1]))
+middle = (d["nv"] // 2) * d["nu"] + d["nu"] // 2
+held = [h["node"] for h in d["handles"]]
+y = d["key_nodes"][middle][1]
+print("held %s, middle node %d at y = %.3f m; contacts %s" % (held, middle, y, d["contacts"]))
+assert held == [middle], held
+assert y < 1.1, "the middle node is not through the throat (1.1 m) at 3 s"
+assert d["contacts"]["self_intersections"] == 0
 PY
 finish
