@@ -41,12 +41,13 @@ double quickSeconds(const Scenario& s) {
 // viewer and the exports keep it, audited as the key mesh is.
 class DrawnAudit {
  public:
+  DrawnAudit() { refiner_.setThreads(0); }
+
   sim::ContactFailures measure(const sim::Simulation& simulation) {
     const sim::Cloth& c = simulation.cloth();
     detail::DetailSettings settings;
     settings.mode = detail::DetailMode::Wrinkled;
     settings.refine = 5;
-    refiner_.setThreads(0);
     refiner_.refine(c, settings, simulation.time(), surface_);
     detail::keepOutside(surface_, simulation.colliders(),
                         detail::kSurfaceClearance * simulation.params().collision.thickness,

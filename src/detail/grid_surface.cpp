@@ -18,7 +18,8 @@ void stackSurfaces(std::span<const SurfaceMesh> parts, SurfaceMesh& out) {
   out.nu = parts.empty() ? 0 : parts.front().nu;
   out.nv = 0;
   out.sheets = static_cast<int>(parts.size());
-  for (auto* v : {&out.positions, &out.normals}) v->clear();
+  out.positions.clear();
+  out.normals.clear();
   out.uvs.clear();
   out.roles.clear();
   out.indices.clear();

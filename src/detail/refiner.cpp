@@ -79,6 +79,11 @@ void splineCurve(const CurveInput& in, const CurveOptions& o, Strided outX, Stri
 // spacing (refiner_test), so it stays at half.
 constexpr float kLayerReach = 0.5f;
 
+// r: how many parts each key segment is split into (the key mesh itself in key mode).
+int refinementOf(const DetailSettings& s) {
+  return s.mode == DetailMode::Key ? 1 : std::max(1, s.refine);
+}
+
 }  // namespace
 
 void Refiner::resize(int keyNu, int keyNv, int refine, SurfaceMesh& out) {
@@ -219,7 +224,7 @@ void Refiner::modulate(const sim::Cloth& cloth, const HadapSettings& settings, d
 }
 
 int Refiner::shape(const sim::Cloth& cloth, const DetailSettings& s, double time, SurfaceMesh& out) {
-  const int r = s.mode == DetailMode::Key ? 1 : std::max(1, s.refine);
+  const int r = refinementOf(s);
   resize(cloth.nu, cloth.nv, r, out);
   loadKeys(cloth);
   if (r == 1)
@@ -262,7 +267,6 @@ void Refiner::refineSheets(const sim::Cloth& cloth, const DetailSettings& s, dou
   sheetPatternRevision_.resize(sheets, -1);
   while (sheetRefiners_.size() < sheets) sheetRefiners_.push_back(std::make_unique<Refiner>());
   sheetRefiners_.resize(sheets);
-  std::vector<int> refineBy(sheets, 1);
   sim::parallelFor(&workers_, sheets, 1, [&](std::size_t first, std::size_t last) {
     for (std::size_t k = first; k < last; ++k) {
       Refiner& sheet = *sheetRefiners_[k];
@@ -271,10 +275,10 @@ void Refiner::refineSheets(const sim::Cloth& cloth, const DetailSettings& s, dou
         sheetPatternRevision_[k] = hadap_.patternRevision();
       }
       sim::copySheet(cloth, static_cast<int>(k), sheetCloths_[k]);
-      refineBy[k] = sheet.shape(sheetCloths_[k], s, time, sheetSurfaces_[k]);
+      sheet.shape(sheetCloths_[k], s, time, sheetSurfaces_[k]);
     }
   });
-  const int r = refineBy.front();
+  const int r = refinementOf(s);
   const std::size_t keys = cloth.sheetNodeCount();
   if (r > 1) {
     keyN_.resize(cloth.nodeCount());
