@@ -120,6 +120,11 @@ tile "$figures/layers.png" 3 "$tmp"/layers-0.4.png "$tmp"/layers-1.5.png "$tmp"/
 for t in 1 2.5 4; do shot "funnel-$t" --scene funnel --seconds "$t" --camera 30,20,2.4; done
 tile "$figures/funnel.png" 3 "$tmp"/funnel-1.png "$tmp"/funnel-2.5.png "$tmp"/funnel-4.png
 
+# The twist: (a) at 1 s, the held edges a quarter turn apart and drawing in; (b) at 2 s, half a turn
+# apart, 0.2 m apart, coiling (held: 0 intersections); (c) at 3 s, past where it first fails (2.4 s).
+for t in 1 2 3; do shot "twist-$t" --scene twist --seconds "$t" --camera 35,25,1.6; done
+tile "$figures/twist.png" 3 "$tmp"/twist-1.png "$tmp"/twist-2.png "$tmp"/twist-3.png
+
 # Compare mode (clothview --compare): (a) the hanging curtain at 2 s, Kang's system solved to 1 % by
 # multigrid (left) against Kang eq. 10's single Jacobi iteration (right); (b) the flag at 2 s, its
 # default (40 small steps a 60 Hz step, left) against one backward-Euler step a frame (implicit-cg with

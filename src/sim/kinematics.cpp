@@ -18,17 +18,41 @@ Vec3 rotate(const Vec3& v, Real angle, const Vec3& k) {
 
 }  // namespace
 
+Real PinMotion::twistAngle(const Vec3& anchor, Real t) const {
+  if (twistRate == 0 || !(twistUntil > 0)) return 0;
+  const Real angle = twistRate * std::clamp(t, Real(0), twistUntil);
+  return glm::dot(anchor - pivot, axis) >= 0 ? angle : -angle;
+}
+
+Real PinMotion::narrowed(Real t) const {
+  if (narrowing == 0 || !(narrowUntil > 0)) return 0;
+  return narrowing * std::clamp(t / narrowUntil, Real(0), Real(1));
+}
+
+// Neither the twist nor the narrowing moves a node across the pivot along the axis, so the side a node
+// is on (and its twist angle) reads the same from its anchor and from where it is.
 Vec3 PinMotion::apply(const Vec3& anchor, Real t) const {
   if (!enabled()) return anchor;
+  Vec3 d = anchor - pivot;
+  d -= narrowed(t) * glm::dot(d, axis) * axis;
+  const Vec3 twisted = pivot + rotate(d, twistAngle(anchor, t), axis);
+  if (!waves()) return twisted;
   const Real s = std::sin(2 * std::numbers::pi * frequency * t);
-  const Vec3 rotated = pivot + rotate(anchor - pivot, amplitude * s, axis);
+  const Vec3 rotated = pivot + rotate(twisted - pivot, amplitude * s, axis);
   return rotated + s * sway;
 }
 
 Vec3 PinMotion::unapply(const Vec3& p, Real t) const {
   if (!enabled()) return p;
-  const Real s = std::sin(2 * std::numbers::pi * frequency * t);
-  return pivot + rotate(p - s * sway - pivot, -amplitude * s, axis);
+  Vec3 twisted = p;
+  if (waves()) {
+    const Real s = std::sin(2 * std::numbers::pi * frequency * t);
+    twisted = pivot + rotate(p - s * sway - pivot, -amplitude * s, axis);
+  }
+  Vec3 d = rotate(twisted - pivot, -twistAngle(twisted, t), axis);
+  const Real f = narrowed(t);
+  d += glm::dot(d, axis) * f / (1 - f) * axis;
+  return pivot + d;
 }
 
 void Kinematics::prescribeVelocities(Cloth& cloth, Real t, Real h, Real maxHandleSpeed, Real reach) const {

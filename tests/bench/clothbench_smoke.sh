@@ -66,12 +66,15 @@ if "contacts" in d:
 # part in the quick run (the strike at 1-1.07 s; the layers landing on the ball by 0.6 s; the funnel's
 # pull into the throat from 1 s), never through themselves; the curtain and the layers never in a
 # collider either (the funnel's throat edge pokes through the squeezed cloth: a row the bench reports
-# NOT MET). The cost targets are printed, not asserted: timings belong to the full run.
+# NOT MET). The twist's row is there and finite; its quick run (3.3 s) goes past 2.4 s, where the
+# coiled cloth first stretches and then passes through itself (NOT MET; its first 2 s are held to 0
+# in twist_test). The cost targets are printed, not asserted: timings belong to the full run.
 if "torture" in d:
   torture = {r["scenario"].split(":")[0]: r for r in d["torture"]}
-  assert set(torture) == {"ball-hit", "layers", "funnel"}, sorted(torture)
+  assert set(torture) == {"ball-hit", "layers", "funnel", "twist"}, sorted(torture)
   assert all(r["sim_seconds"] > 1.1 and r["target_ms_per_step"] > 0 for r in torture.values()), torture
-  assert not [n for n, r in torture.items() if r["max_self_intersections"]], torture
+  assert torture["twist"]["sim_seconds"] > 3 and math.isfinite(torture["twist"]["peak_strain"]), torture["twist"]
+  assert not [n for n, r in torture.items() if r["max_self_intersections"] and n != "twist"], torture
   assert not [n for n in ("ball-hit", "layers") if torture[n]["max_collider_penetrations"]], torture
 # Convergence: the flag's reference is one two integrators agree on (within 5 % in frequency), and the
 # default's rows are there with finite values. Whether the default meets its targets is issue #38's:

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <numbers>
+
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/grid.h"
@@ -20,6 +22,36 @@ TEST_CASE("kinematics: a pin motion's unapply undoes its apply at every time") {
   CHECK(glm::length(m.apply(anchor, 0.3125) - anchor) > 0.1);  // a quarter period: fully swung
   m.frequency = 0;
   CHECK(m.apply(anchor, 0.3) == anchor);  // disabled
+}
+
+TEST_CASE("kinematics: a twist turns the two sides opposite ways, draws them in, and holds at its end") {
+  PinMotion m;
+  m.pivot = Vec3(0, 1, 0);
+  m.axis = Vec3(1, 0, 0);
+  m.twistRate = 2 * std::numbers::pi / 8;  // a turn each in 8 s
+  m.twistUntil = 8;
+  m.narrowing = 0.8;
+  m.narrowUntil = 2;
+  const Vec3 left(-0.5, 1, 0.5), right(0.5, 1, 0.5);
+  // At 2 s each side has turned a quarter turn, the other way from the other, and is 0.1 m from the pivot.
+  const Vec3 l = m.apply(left, 2), r = m.apply(right, 2);
+  CHECK(glm::length(l - Vec3(-0.1, 1.5, 0)) < 1e-12);  // about +x, the far side turns +z to -y
+  CHECK(glm::length(r - Vec3(0.1, 0.5, 0)) < 1e-12);
+  // A full turn each at 8 s, and the same place after: held.
+  CHECK(glm::length(m.apply(left, 8) - Vec3(-0.1, 1, 0.5)) < 1e-12);
+  CHECK(m.apply(left, 9.5) == m.apply(left, 8));
+  // Halfway in: the angle grows with time, the side from the pivot gives the sign.
+  CHECK(m.twistAngle(right, 1) == Approx(std::numbers::pi / 4));
+  CHECK(m.twistAngle(left, 1) == Approx(-std::numbers::pi / 4));
+  CHECK(m.narrowed(1) == Approx(0.4));
+  for (Real t : {0.0, 0.7, 2.0, 5.3, 11.0})
+    for (const Vec3& a : {left, right, Vec3(0.02, 1.3, -0.2)})
+      CHECK(glm::length(m.unapply(m.apply(a, t), t) - a) < 1e-12);
+  // Twisted and waved together, unapply still undoes apply.
+  m.amplitude = 0.3;
+  m.frequency = 0.5;
+  m.sway = Vec3(0, 0.05, 0);
+  for (Real t : {0.3, 1.1, 4.0}) CHECK(glm::length(m.unapply(m.apply(right, t), t) - right) < 1e-12);
 }
 
 TEST_CASE("kinematics: pinned nodes reach their anchor and handles their target within one step") {

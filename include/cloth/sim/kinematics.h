@@ -9,15 +9,31 @@
 namespace cloth::sim {
 
 /// A scripted motion of every pinned node: a rotation of angle amplitude * sin(2 pi f t) about `axis`
-/// through `pivot`, plus a translation sway * sin(2 pi f t). Disabled when frequency is 0.
+/// through `pivot`, plus a translation sway * sin(2 pi f t) (the waved flag); and a twist: the pinned
+/// nodes on the far side of the pivot along `axis` turn by twistRate * min(t, twistUntil) about it, those
+/// on the near side as far the other way (the twisting test of the contact literature: the cloth's two
+/// held edges turned in opposite directions), while their distance to the pivot along the axis shrinks
+/// by the fraction `narrowing`, linearly until `narrowUntil` (the held edges drawn together, so the
+/// cloth can coil without stretching). Each part is off while its rate or fraction is 0.
 struct PinMotion {
   Vec3 pivot{0};
-  Vec3 axis{0, 0, 1};  ///< rotation axis (unit)
-  Real amplitude = 0;  ///< rad
-  Vec3 sway{0};        ///< m
-  Real frequency = 0;  ///< Hz
+  Vec3 axis{0, 0, 1};    ///< rotation axis (unit)
+  Real amplitude = 0;    ///< rad
+  Vec3 sway{0};          ///< m
+  Real frequency = 0;    ///< Hz
+  Real twistRate = 0;    ///< rad/s, each side
+  Real twistUntil = 0;   ///< s: the twist stops turning here and holds
+  Real narrowing = 0;    ///< in [0, 1): how much nearer the pivot along the axis the pinned nodes end
+  Real narrowUntil = 0;  ///< s: when they get there
 
-  bool enabled() const { return frequency != 0 && (amplitude != 0 || sway != Vec3(0)); }
+  bool waves() const { return frequency != 0 && (amplitude != 0 || sway != Vec3(0)); }
+  bool twists() const { return (twistRate != 0 && twistUntil > 0) || (narrowing != 0 && narrowUntil > 0); }
+  bool enabled() const { return waves() || twists(); }
+  /// The twist's angle (rad) at time t for a node whose anchor is at `anchor`: + beyond the pivot along
+  /// the axis, - before it.
+  Real twistAngle(const Vec3& anchor, Real t) const;
+  /// The fraction of its distance along the axis to the pivot a pinned node has moved in by time t.
+  Real narrowed(Real t) const;
   /// Where an anchor at `anchor` (position at t = 0) is at time t (s).
   Vec3 apply(const Vec3& anchor, Real t) const;
   /// The anchor that is at `p` at time t: the inverse of apply.

@@ -36,10 +36,11 @@ struct Scene {
   GridSpec grid;
   SimParams params;
   std::vector<Collider> colliders;
-  bool pinFirstColumn = false;   ///< pin every node of column i = 0 (the flag's pole)
-  std::vector<Vec2> pinnedAt;    ///< further pinned nodes, as (u, v) grid fractions in [0, 1]
-  PinMotion motion;              ///< scripted motion of the pinned nodes
-  std::vector<ScenePull> pulls;  ///< nodes the scene drags (dragsOf)
+  bool pinFirstColumn = false;      ///< pin every node of column i = 0 (the flag's pole)
+  std::vector<Real> pinnedColumns;  ///< further columns pinned whole, as u grid fractions (the twist's edges)
+  std::vector<Vec2> pinnedAt;       ///< further pinned nodes, as (u, v) grid fractions in [0, 1]
+  PinMotion motion;                 ///< scripted motion of the pinned nodes
+  std::vector<ScenePull> pulls;     ///< nodes the scene drags (dragsOf)
   Aabb view;  ///< where the cloth goes in the scene's first seconds: what the camera frames
   /// A flag's flutter frequency at the scene's default settings, converged (Hz; 0 = not measured):
   /// what `clothbench --only convergence` finds where two integrators agree at a tiny step.
