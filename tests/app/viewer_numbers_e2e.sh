@@ -39,19 +39,28 @@ assert parts["other"] < 0.3 * frame, parts          # no cost left unmeasured
 assert d["slowest_part"] == "step" and parts["step"] == max(parts.values()), parts
 PY
 
-# Recording PNGs at the default size: at least 20 fps, and every frame shown is a file.
+# Recording PNGs at the default size: every frame shown is a file, and the writer (another thread)
+# does not hold the frame loop back: at least 20 fps, or, on a machine too loaded to show 20 fps with no
+# recording at all, at least 60 % of the rate the same scene shows unrecorded just before (CI runs the
+# tests two at a time, and the flag's writer thread then shares the cores with another test).
+rate() { sed -E 's/.*: ([0-9]+) frames in ([0-9.]+) s.*/\1 \2/' | python3 -c "f, w = map(float, input().split()); print(round(f / w, 1))"; }
+in_xvfb "'$clothview' --scene flag --fps 60 --exit-after 6" >"$work/plain.log" 2>&1 \
+  || fail "unrecorded run failed: $(tail -2 "$work/plain.log")"
+plain_fps=$(grep " frames in " "$work/plain.log" | rate)
 in_xvfb "'$clothview' --scene flag --record '$work/rec' --fps 60 --exit-after 6" >"$work/rec.log" 2>&1 \
   || fail "recording run failed: $(tail -2 "$work/rec.log")"
 read -r frames wall < <(grep " frames in " "$work/rec.log" | sed -E 's/.*: ([0-9]+) frames in ([0-9.]+) s.*/\1 \2/')
 files=$(ls "$work/rec/recording_0001" | grep -c '^frame_.*\.png$')
 fps=$(python3 -c "print(round($frames / $wall, 1))")
-echo "recording: $frames frames in $wall s ($fps fps), $files PNG files"
+echo "recording: $frames frames in $wall s ($fps fps; $plain_fps fps unrecorded), $files PNG files"
 # The floor is the release build's; under the sanitizers (CLOTH_SANITIZED, set by CMake) the viewer
 # runs several times slower (19.0-19.1 fps at stop 45), and only a collapse (a writer blocking the
 # frame loop) is caught there.
 least_fps=20
 [ -n "${CLOTH_SANITIZED:-}" ] && least_fps=10
-python3 -c "import sys; sys.exit(0 if $fps >= $least_fps else 1)" || fail "recording PNGs slowed the viewer to $fps fps"
+least_fps=$(python3 -c "print(min($least_fps, round(0.6 * $plain_fps, 1)))")
+python3 -c "import sys; sys.exit(0 if $fps >= $least_fps else 1)" \
+  || fail "recording PNGs slowed the viewer to $fps fps (floor $least_fps; $plain_fps unrecorded)"
 [ "$files" = "$frames" ] || fail "$frames frames shown but $files recorded"
 identify "$work/rec/recording_0001/frame_000010.png" 2>/dev/null | grep -q "1280x720" || fail "frames are not 1280x720"
 
