@@ -31,25 +31,28 @@ Real PinMotion::narrowed(Real t) const {
 
 // Neither the twist nor the narrowing moves a node across the pivot along the axis, so the side a node
 // is on (and its twist angle) reads the same from its anchor and from where it is.
-Vec3 PinMotion::apply(const Vec3& anchor, Real t) const {
-  if (!enabled()) return anchor;
+Vec3 PinMotion::twisted(const Vec3& anchor, Real t) const {
   Vec3 d = anchor - pivot;
   d -= narrowed(t) * glm::dot(d, axis) * axis;
-  const Vec3 twisted = pivot + rotate(d, twistAngle(anchor, t), axis);
-  if (!waves()) return twisted;
+  return pivot + rotate(d, twistAngle(anchor, t), axis);
+}
+
+Vec3 PinMotion::apply(const Vec3& anchor, Real t) const {
+  const Vec3 p = twists() ? twisted(anchor, t) : anchor;
+  if (!waves()) return p;
   const Real s = std::sin(2 * std::numbers::pi * frequency * t);
-  const Vec3 rotated = pivot + rotate(twisted - pivot, amplitude * s, axis);
+  const Vec3 rotated = pivot + rotate(p - pivot, amplitude * s, axis);
   return rotated + s * sway;
 }
 
 Vec3 PinMotion::unapply(const Vec3& p, Real t) const {
-  if (!enabled()) return p;
-  Vec3 twisted = p;
+  Vec3 q = p;
   if (waves()) {
     const Real s = std::sin(2 * std::numbers::pi * frequency * t);
-    twisted = pivot + rotate(p - s * sway - pivot, -amplitude * s, axis);
+    q = pivot + rotate(p - s * sway - pivot, -amplitude * s, axis);
   }
-  Vec3 d = rotate(twisted - pivot, -twistAngle(twisted, t), axis);
+  if (!twists()) return q;
+  Vec3 d = rotate(q - pivot, -twistAngle(q, t), axis);
   const Real f = narrowed(t);
   d += glm::dot(d, axis) * f / (1 - f) * axis;
   return pivot + d;

@@ -34,6 +34,8 @@ struct PinMotion {
   Real twistAngle(const Vec3& anchor, Real t) const;
   /// The fraction of its distance along the axis to the pivot a pinned node has moved in by time t.
   Real narrowed(Real t) const;
+  /// Where the twist alone (and its narrowing) puts an anchor at time t.
+  Vec3 twisted(const Vec3& anchor, Real t) const;
   /// Where an anchor at `anchor` (position at t = 0) is at time t (s).
   Vec3 apply(const Vec3& anchor, Real t) const;
   /// The anchor that is at `p` at time t: the inverse of apply.
