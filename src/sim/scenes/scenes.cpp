@@ -286,7 +286,7 @@ Scene ballHit() {
 // also draw together, from 1 m to 0.2 m apart in the first 2 s (half a turn between them): held 1 m
 // apart, the corner fibre runs between ends sqrt(1 + sin^2(phi / 2)) m apart once they have turned phi
 // against each other, 1.41 m at half a turn, so no cloth limited to 10 % stretch could follow (it
-// peaked at 334 % strain by 1.5 s). Nearer than 0.46 m its ends are within 1.1 m at any angle; at 0.2 m
+// peaked at 331 % strain by 1.5 s). Nearer than 0.46 m its ends are within 1.1 m at any angle; at 0.2 m
 // the corner fibre can go in to the rope and out again (about 0.5 m each way) within its length.
 Scene twist() {
   Scene s = huangCloth(Orientation::Horizontal);
