@@ -33,7 +33,8 @@ void addSceneOptions(CLI::App& app, AppOptions& o) {
   app.add_option(
          "--collider-path", o.colliderPaths,
          "Move collider I (0 first; --collider-mesh ones after the scene's) through offsets X,Y,Z (m) "
-         "at times T (s), straight between them: I:T,X,Y,Z/T,X,Y,Z/...; balls, capsules and planes")
+         "at times T (s), straight between them: I:T,X,Y,Z/T,X,Y,Z/...; a key T,X,Y,Z,RX,RY,RZ also "
+         "turns it about its centre by the rotation vector RX,RY,RZ (degrees); any collider but a pole")
       ->allow_extra_args(false);
   app.add_option("--compare", o.compare,
                  "Compare mode: the same scene beside it with NAME=VALUE overridden, repeatable")

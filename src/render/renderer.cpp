@@ -159,8 +159,9 @@ void Renderer::drawSolids(const FrameView& f, const RenderOptions& o) {
       solid_.set("uModel", glm::scale(glm::translate(glm::mat4(1), glm::vec3(c.center)), glm::vec3(r)));
       sphere_.draw();
     } else if (c.shape == sim::ColliderShape::Box) {
-      solid_.set("uModel",
-                 glm::scale(glm::translate(glm::mat4(1), glm::vec3(c.center)), glm::vec3(c.halfExtents)));
+      const glm::mat4 placed =
+          glm::translate(glm::mat4(1), glm::vec3(c.center)) * glm::mat4(glm::mat3(c.turn));
+      solid_.set("uModel", glm::scale(placed, glm::vec3(c.halfExtents)));
       cube_.draw();
     }
   }
@@ -178,8 +179,8 @@ void Renderer::drawMeshes(const FrameView& f) {
       kept[c.mesh].upload(facetedMesh(c.mesh->mesh()));
     }
     const sim::MeshPlacement& m = c.placement;
-    glm::mat4 model =
-        glm::scale(glm::translate(glm::mat4(1), glm::vec3(m.origin)), glm::vec3(float(m.scale)));
+    const glm::mat4 placed = glm::translate(glm::mat4(1), glm::vec3(m.origin)) * glm::mat4(glm::mat3(m.turn));
+    glm::mat4 model = glm::scale(placed, glm::vec3(float(m.scale)));
     if (m.zUp)
       model = glm::rotate(model, -glm::half_pi<float>(), glm::vec3(1, 0, 0));  // as MeshPlacement::rotate
     solid_.set("uModel", model);

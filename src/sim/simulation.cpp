@@ -6,6 +6,7 @@
 #include <limits>
 
 #include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
 
 #include "cloth/sim/collision/normal_cone.h"
 #include "cloth/sim/guard.h"
@@ -66,6 +67,7 @@ Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> coll
   const std::size_t n = cloth_.nodeCount();
   for (auto* scratch : {&force_, &xStart_, &vStart_, &xBeforeLimit_, &contactNormal_}) scratch->resize(n);
   contactFriction_.assign(n, -1);
+  contactVelocity_.assign(n, Vec3(0));
   touches_.resize(n);
   resting_.resize(n);
   visitStamp_.assign(n, 0);
@@ -76,8 +78,8 @@ Simulation::Simulation(Cloth cloth, SimParams params, std::vector<Collider> coll
   refitTree(0);
   forceWork_.areaShare = nodeAreaShares(cloth_);
   anchoredColliders_ = colliders_;
+  placeMeshes(anchoredColliders_, params_.collision);
   placeMovingColliders(time_);
-  placeMeshes(colliders_, params_.collision);
   placeFeatures();
   clothEdges_ = clothEdges(cloth_);
 }
@@ -90,10 +92,11 @@ void Simulation::step() {
   }
   syncMass();
   workers_.resize(params_.solver.threads);
-  placeMeshes(colliders_, params_.collision);  // collider_offset and collider_scale may have changed
-  if (featuresStale()) placeFeatures();
   heldFrom_.resize(colliders_.size(), Vec3(0));
   heldTo_.resize(colliders_.size(), Vec3(0));
+  placeMeshes(anchoredColliders_, params_.collision);  // collider_offset and collider_scale may have changed
+  placeMovingColliders(time_);
+  if (featuresStale()) placeFeatures();
   stepStart_ = time_;
   const int substeps = std::max({1, params_.solver.substeps, motionSubsteps()});
   report_.substeps = substeps;
@@ -109,8 +112,14 @@ int Simulation::motionSubsteps() const {
   Real move = kinematics_.farthestHandleMove(cloth_, params_.solver.h, params_.maxHandleSpeed);
   for (std::size_t i = 0; i < anchoredColliders_.size(); ++i) {
     const Collider& c = anchoredColliders_[i];
-    if (!c.path.empty())
-      move = std::max(move, glm::length(c.path.offsetAt(time_ + params_.solver.h) - c.path.offsetAt(time_)));
+    if (!c.path.empty()) {
+      const Real h = params_.solver.h;
+      const Real turned = glm::radians(glm::length(c.path.turnAt(time_ + h) - c.path.turnAt(time_)));
+      const Real swing = turned > 0 && c.shape != ColliderShape::Plane
+                             ? turned * 0.5 * glm::length(colliderBounds(c, 0).extent())
+                             : 0;  // how far its rim goes round; a turning plane's far points: not bounded
+      move = std::max(move, glm::length(c.path.offsetAt(time_ + h) - c.path.offsetAt(time_)) + swing);
+    }
     if (i < heldTo_.size()) move = std::max(move, glm::length(heldTo_[i] - heldFrom_[i]));
   }
   const Real stride = kHandleStride * keySpacing(cloth_);
@@ -169,6 +178,7 @@ void Simulation::substep(Real h) {
   placeMovingColliders(time_);  // a retried sub-step (guardedSubstep) starts where the colliders were
   collidersAtStart_ = colliders_;
   placeMovingColliders(time_ + h);
+  noteColliderMoves();
   integrate(h);
   collide(Friction::On);  // friction only here: against the step's start it would undo the stretch limit
   limitStretchAgainstContacts(h);
@@ -333,8 +343,10 @@ void Simulation::noteTouches() {
     }
   for (std::size_t n = 0; n < cloth_.nodeCount(); ++n) {
     if (contactNormal_[n] == Vec3(0)) continue;
-    const Real mu = contactFriction_[n] >= 0 ? contactFriction_[n] : featureFriction;
-    touches_[n] = RestingContact{contactNormal_[n], std::max(Real(0), mu)};
+    const bool onFace = contactFriction_[n] >= 0;  // else on a feature alone: taken as standing still
+    const Real mu = onFace ? contactFriction_[n] : featureFriction;
+    touches_[n] = RestingContact{contactNormal_[n], std::max(Real(0), mu), false,
+                                 onFace ? contactVelocity_[n] : Vec3(0)};
   }
 }
 
@@ -346,8 +358,9 @@ void Simulation::noteTouches() {
 void Simulation::restOnLastTouches(Real h) {
   for (std::size_t n = 0; n < cloth_.nodeCount(); ++n) {
     const RestingContact& touch = touches_[n];
-    const bool resting = touch.resting() && cloth_.isFree(static_cast<NodeIndex>(n)) &&
-                         glm::dot(cloth_.v[n], touch.normal) >= -kRestingApproach * kGravity * h;
+    const bool resting =
+        touch.resting() && cloth_.isFree(static_cast<NodeIndex>(n)) &&
+        glm::dot(cloth_.v[n] - touch.velocity, touch.normal) >= -kRestingApproach * kGravity * h;
     resting_[n] = resting ? touch : RestingContact{};
   }
   std::fill(touches_.begin(), touches_.end(), RestingContact{});
@@ -418,11 +431,10 @@ int Simulation::collideWithShape(std::size_t index, Friction friction) {
   const CollisionSettings& c = params_.collision;
   candidates_.clear();
   const Real offset = collider.pole ? poleContactThickness(keySpacing(cloth_), c.thickness) : c.thickness;
-  const Vec3 move = !movable(index) || index >= collidersAtStart_.size()
-                        ? Vec3(0)
-                        : collider.center - collidersAtStart_[index].center;
+  const bool moved = index < startSeen_.size() && !startSeen_[index].empty();
+  const std::span<const Vec3> seenStart = startSeenBy(index);
   Aabb reach = colliderBounds(collider, restingReach(offset));
-  if (move != Vec3(0)) {
+  if (moved) {
     const Aabb before = colliderBounds(collidersAtStart_[index], restingReach(offset));
     reach.grow(before.lo);
     reach.grow(before.hi);
@@ -432,54 +444,64 @@ int Simulation::collideWithShape(std::size_t index, Friction friction) {
     std::fill(visitStamp_.begin(), visitStamp_.end(), 0u);
     stamp_ = 1;
   }
-  int moved = 0;
+  int pushed = 0;
   for (NodeIndex n : candidates_) {
     if (visitStamp_[n] == stamp_ || !cloth_.collides(n)) continue;
     visitStamp_[n] = stamp_;
     // Only the step's own motion is a path: later passes move nodes round the collider (the stretch
     // limit, never into it), and a straight line from the start would undo that (strain 1.5 at the hit).
-    if (move != Vec3(0) && friction == Friction::On) sweepNode(n, collider, move, offset);
+    if (moved && friction == Friction::On) sweepNode(n, collider, seenStart[n], offset);
     const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
-    if (!respond(n, s, friction == Friction::On ? collider.frictionWith(c) : 0, offset, move)) {
-      if (s.distance < restingReach(offset)) {
-        contactNormal_[n] = s.normal;
-        contactFriction_[n] = collider.frictionWith(c);
-      }
+    if (!respond(n, s, friction == Friction::On ? collider.frictionWith(c) : 0, offset, seenStart[n])) {
+      if (s.distance < restingReach(offset)) noteContact(n, s.normal, collider.frictionWith(c), seenStart[n]);
       continue;
     }
     ++report_.colliderContacts;
-    contactNormal_[n] = s.normal;
-    contactFriction_[n] = collider.frictionWith(c);
-    moved += s.distance < offset - kMovedByContact ? 1 : 0;
+    noteContact(n, s.normal, collider.frictionWith(c), seenStart[n]);
+    pushed += s.distance < offset - kMovedByContact ? 1 : 0;
   }
-  return moved;
+  return pushed;
+}
+
+// A node touches a collider along `normal` with Coulomb coefficient mu; the collider moved under it as its
+// start's carried place `seenStart` says (the resting contact's velocity in the next solve).
+void Simulation::noteContact(NodeIndex n, const Vec3& normal, Real mu, const Vec3& seenStart) {
+  contactNormal_[n] = normal;
+  contactFriction_[n] = mu;
+  contactVelocity_[n] = (seenStart - xStart_[n]) / substepLength_;
 }
 
 // One node's contact: `thickness` (m) out of the collider and no approach velocity, then friction on
-// what it slid in this step, both relative to the collider, which moved by `colliderMove` (m) in the
-// step. A dragged node follows the mouse along the surface.
-bool Simulation::respond(NodeIndex n, const SurfacePoint& s, Real mu, Real thickness,
-                         const Vec3& colliderMove) {
+// what it slid in this step, both relative to the collider, from which the node started at `seenStart`
+// (its start carried along with the collider in the step). A dragged node follows the mouse along the
+// surface.
+bool Simulation::respond(NodeIndex n, const SurfacePoint& s, Real mu, Real thickness, const Vec3& seenStart) {
   const Real depth = thickness - s.distance;
-  const Vec3 colliderVelocity = colliderMove / substepLength_;
+  const Vec3 colliderVelocity = (seenStart - xStart_[n]) / substepLength_;
   Vec3 v = cloth_.v[n] - colliderVelocity;
   if (!resolveContact(s, thickness, 0, cloth_.x[n], v)) return false;
-  if (cloth_.isFree(n)) applyFriction(s.normal, depth, mu, xStart_[n] + colliderMove, cloth_.x[n], v);
+  if (cloth_.isFree(n)) applyFriction(s.normal, depth, mu, seenStart, cloth_.x[n], v);
   cloth_.v[n] = v + colliderVelocity;
   return true;
 }
 
-// Continuous contact with a collider that moved by `move` in this step: seen from the collider, node n
-// went from xStart + move to x. If that path entered the collider's contact band (thickness), the node
+// Continuous contact with a collider that moved in this step: seen from the collider, node n went from
+// `seenStart` (its start carried along) to x. If that path entered the collider's contact band, the node
 // is put where it entered, so the collider carries it instead of jumping past it (a 0.1 m ball at
-// 10 m/s moves 1.7 radii a 60 Hz step). Found by marching along the path by the distance to the
-// surface, which never steps past it (sphere tracing, Hart 1996).
-void Simulation::sweepNode(NodeIndex n, const Collider& collider, const Vec3& move, Real thickness) {
+// 10 m/s moves 1.7 radii a 60 Hz step). Not a node that started touching it and, moving less than the
+// thickness, still ends outside its solid (resting on a turning table): the closest-point contact after
+// this sees to it, friction and all, so a frictionless table turns under it (held at its entry, every
+// node resting on a moving collider stuck to it whatever mu). The entry is found by marching along the
+// path by the distance to the surface, which never steps past it (sphere tracing, Hart 1996).
+void Simulation::sweepNode(NodeIndex n, const Collider& collider, const Vec3& seenStart, Real thickness) {
   constexpr int kMostMarches = 64;
   constexpr Real kClose = 1e-6;  // m: near enough to the band's edge
-  const Vec3 from = xStart_[n] + move, to = cloth_.x[n];
+  const Vec3 from = seenStart, to = cloth_.x[n];
   const Real length = glm::length(to - from);
-  if (!(length > 0) || closestSurface(collider, from).distance < thickness) return;  // started in it
+  const Real startGap = closestSurface(collider, from).distance;
+  if (!(length > 0) || startGap < thickness) return;  // started in it
+  if (startGap < restingReach(thickness) && length < thickness && closestSurface(collider, to).distance > 0)
+    return;  // touching, and moved less than the thickness: a slow collider under resting cloth
   Real t = 0;
   for (int i = 0; i < kMostMarches; ++i) {
     const Vec3 p = from + t * (to - from);
@@ -507,7 +529,7 @@ int Simulation::collideWithFeatures(Friction friction) {
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     s.friction = colliders_[i].frictionWith(c);
     std::swap(featureMemo_[i].moved, featureMoved_);  // one set of moved nodes for every collider
-    contacts += resolveFeatureContacts(cloth_, xStart_, colliders_[i], features_[i], clothEdges_,
+    contacts += resolveFeatureContacts(cloth_, startSeenBy(i), colliders_[i], features_[i], clothEdges_,
                                        featurePairs_[i], s, contactNormal_, &featureMemo_[i], &workers_);
     std::swap(featureMemo_[i].moved, featureMoved_);
   }
@@ -537,7 +559,7 @@ void Simulation::findFeaturePairs() {
   featurePairs_.resize(colliders_.size());
   featureMemo_.resize(colliders_.size());
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
-    sim::findFeaturePairs(cloth_, xStart_, colliders_[i], features_[i], clothEdges_, tree_,
+    sim::findFeaturePairs(cloth_, startSeenBy(i), colliders_[i], features_[i], clothEdges_, tree_,
                           params_.collision.thickness, featureScratch_, featurePairs_[i], &workers_);
     featureMemo_[i].forget(featurePairs_[i]);
   }
@@ -551,10 +573,36 @@ void Simulation::placeMovingColliders(Real t) {
   for (std::size_t i = 0; i < colliders_.size(); ++i)
     if (anchoredColliders_[i].pole) {
       colliders_[i] = placePole(anchoredColliders_[i], kinematics_.motion, t, spacing, thickness);
-    } else if (movable(i)) {
+    } else {
       colliders_[i] = placedOnPath(anchoredColliders_[i], t);
-      colliders_[i].center += heldOffsetAt(i, t);
+      translate(colliders_[i], heldOffsetAt(i, t));
     }
+}
+
+// Each node's start as every collider that moved in the sub-step sees it (startSeen_).
+void Simulation::noteColliderMoves() {
+  startSeen_.resize(colliders_.size());
+  for (std::size_t i = 0; i < colliders_.size(); ++i) {
+    std::vector<Vec3>& seen = startSeen_[i];
+    const Collider &before = collidersAtStart_[i], &after = colliders_[i];
+    // A pole goes with the pinned column it holds: the pins carry the cloth there.
+    const bool moved = before.center != after.center || before.normal != after.normal ||
+                       before.turn != after.turn || before.placement.origin != after.placement.origin ||
+                       before.placement.turn != after.placement.turn;
+    if (!moved || after.pole) {
+      seen.clear();
+      continue;
+    }
+    seen.resize(xStart_.size());
+    parallelFor(&workers_, xStart_.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
+      for (std::size_t n = first; n < last; ++n) seen[n] = carried(before, after, xStart_[n]);
+    });
+  }
+}
+
+std::span<const Vec3> Simulation::startSeenBy(std::size_t index) const {
+  return index < startSeen_.size() && !startSeen_[index].empty() ? std::span<const Vec3>(startSeen_[index])
+                                                                 : std::span<const Vec3>(xStart_);
 }
 
 Vec3 Simulation::heldOffsetAt(std::size_t index, Real t) const {
@@ -564,8 +612,7 @@ Vec3 Simulation::heldOffsetAt(std::size_t index, Real t) const {
 }
 
 bool Simulation::movable(std::size_t index) const {
-  return index < anchoredColliders_.size() && !anchoredColliders_[index].pole &&
-         canFollowPath(anchoredColliders_[index].shape);
+  return index < anchoredColliders_.size() && !anchoredColliders_[index].pole;
 }
 
 bool Simulation::moveCollider(std::size_t index, const Vec3& offset) {
@@ -613,6 +660,7 @@ int Simulation::collideWithMesh(std::size_t index, Friction friction) {
   const Aabb reach = colliderBounds(collider, restingReach(params_.collision.thickness));
   if (meshMemo_.size() != colliders_.size()) meshMemo_.resize(colliders_.size());
   MeshPassMemo& memo = meshMemo_[index];
+  const std::span<const Vec3> seenStart = startSeenBy(index);
   const Vec3 unknown(std::numeric_limits<Real>::quiet_NaN());
   if (friction == Friction::On || memo.at.size() != cloth_.nodeCount()) {
     memo.at.assign(cloth_.nodeCount(), unknown);
@@ -626,19 +674,17 @@ int Simulation::collideWithMesh(std::size_t index, Friction friction) {
       const NodeIndex n = static_cast<NodeIndex>(i);
       if (!cloth_.collides(n)) continue;
       if (memo.at[i] == cloth_.x[i]) {  // where the last pass left it: the same answer
-        if (memo.normal[i] != Vec3(0)) {
-          contactNormal_[i] = memo.normal[i];
-          contactFriction_[i] = mu;
-        }
+        if (memo.normal[i] != Vec3(0)) noteContact(n, memo.normal[i], mu, seenStart[i]);
         pieceContacts += memo.resting[i];
         continue;
       }
-      Aabb path;  // where the node went this step
-      path.grow(xStart_[i]);
+      Aabb path;  // where the node went this step, seen from the collider
+      path.grow(seenStart[i]);
       path.grow(cloth_.x[i]);
       Vec3 noted(0);
-      const MeshNodeContact c =
-          path.overlaps(reach) ? collideNodeWithMesh(n, collider, friction, noted) : MeshNodeContact::None;
+      const MeshNodeContact c = path.overlaps(reach)
+                                    ? collideNodeWithMesh(n, collider, seenStart[i], friction, noted)
+                                    : MeshNodeContact::None;
       pieceContacts += c != MeshNodeContact::None ? 1 : 0;
       pieceMoved += c == MeshNodeContact::Pushed ? 1 : 0;
       memo.at[i] = c == MeshNodeContact::Pushed ? unknown : cloth_.x[i];  // pushed: test where it went
@@ -655,22 +701,23 @@ int Simulation::collideWithMesh(std::size_t index, Friction friction) {
 // One node against a mesh collider. In a crease, leaving one face can cross another: resolved again
 // from the start of the step, a few times.
 Simulation::MeshNodeContact Simulation::collideNodeWithMesh(NodeIndex n, const Collider& collider,
-                                                            Friction friction, Vec3& noted) {
+                                                            const Vec3& seenStart, Friction friction,
+                                                            Vec3& noted) {
   constexpr int kMeshContactPasses = 4;
   const CollisionSettings& c = params_.collision;
   MeshNodeContact result = MeshNodeContact::None;
   for (int pass = 0; pass < kMeshContactPasses; ++pass) {
-    const auto s = meshContact(collider, xStart_[n], cloth_.x[n], restingReach(c.thickness));
+    const auto s = meshContact(collider, seenStart, cloth_.x[n], restingReach(c.thickness));
     if (!s) break;
-    if (!respond(n, *s, friction == Friction::On ? collider.frictionWith(c) : 0, c.thickness)) {
-      if (result == MeshNodeContact::None) {
-        contactNormal_[n] = noted = s->normal;  // resting just beyond the thickness
-        contactFriction_[n] = collider.frictionWith(c);
+    if (!respond(n, *s, friction == Friction::On ? collider.frictionWith(c) : 0, c.thickness, seenStart)) {
+      if (result == MeshNodeContact::None) {  // resting just beyond the thickness
+        noteContact(n, s->normal, collider.frictionWith(c), seenStart);
+        noted = s->normal;
       }
       break;
     }
-    contactNormal_[n] = noted = s->normal;
-    contactFriction_[n] = collider.frictionWith(c);
+    noteContact(n, s->normal, collider.frictionWith(c), seenStart);
+    noted = s->normal;
     if (s->distance >= c.thickness - kMovedByContact) {  // resting: moved by rounding only
       if (result == MeshNodeContact::None) result = MeshNodeContact::Resting;
       break;
@@ -689,8 +736,8 @@ void Simulation::setColliders(std::vector<Collider> colliders) {
   anchoredColliders_ = colliders_;
   heldFrom_.clear();
   heldTo_.clear();
+  placeMeshes(anchoredColliders_, params_.collision);
   placeMovingColliders(time_);
-  placeMeshes(colliders_, params_.collision);
   placeFeatures();
 }
 

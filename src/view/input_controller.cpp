@@ -1,5 +1,6 @@
 #include "cloth/view/input_controller.h"
 
+#include <cmath>
 #include <span>
 #include <utility>
 
@@ -16,21 +17,30 @@ std::optional<sim::NodeIndex> pickNode(glm::vec2 cursor, InputTarget target, con
   return std::nullopt;
 }
 
-// The nearest movable collider (a ball or rod: sim::canFollowPath, not a pole, not the ground) the ray
-// meets, and where: marched along the ray by the distance to each surface (it never oversteps one).
+// The nearest movable collider (a ball, box, rod or mesh; not a pole, not the ground) the ray meets, and
+// where: marched along the ray by the distance to each surface (it never oversteps one). Far from a
+// mesh, by the distance to its bounds: its own distance is looked up only near it.
 std::optional<std::pair<std::size_t, sim::Vec3>> pickCollider(const sim::Ray& ray,
                                                               std::span<const sim::Collider> colliders) {
-  constexpr int kMostMarches = 200;
-  constexpr sim::Real kFarthest = 100, kClose = 1e-5;  // m
+  constexpr int kMostMarches = 400;
+  constexpr sim::Real kFarthest = 100, kClose = 1e-5, kNear = 0.05;  // m
   std::optional<std::pair<std::size_t, sim::Vec3>> best;
   sim::Real bestT = kFarthest;
   for (std::size_t i = 0; i < colliders.size(); ++i) {
     const sim::Collider& c = colliders[i];
-    if (c.pole || c.shape == sim::ColliderShape::Plane || !sim::canFollowPath(c.shape)) continue;
+    if (c.pole || c.shape == sim::ColliderShape::Plane) continue;
+    const sim::Aabb bounds = sim::colliderBounds(c, 0);
     sim::Real t = 0;
     for (int k = 0; k < kMostMarches && t < bestT; ++k) {
       const sim::Vec3 p = ray.origin + t * ray.direction;
-      const sim::Real d = sim::closestSurface(c, p).distance;
+      const sim::Real toBounds = bounds.distance(p);
+      const sim::Real d = c.shape == sim::ColliderShape::Mesh && toBounds > kNear
+                              ? toBounds
+                              : sim::closestSurface(c, p, 2 * kNear).distance;
+      if (!std::isfinite(d)) {  // within the bounds but farther than that from the surface
+        t += kNear;
+        continue;
+      }
       if (d < kClose) {
         best = {i, p};
         bestT = t;
@@ -93,7 +103,7 @@ void InputController::press(const InputEvent& e, InputTarget target, const Viewp
   gesture_ = Gesture::Orbit;
 }
 
-// Ctrl + left-press on a ball or rod: it follows the cursor in the plane facing the camera through
+// Ctrl + left-press on a ball, box or mesh: it follows the cursor in the plane facing the camera through
 // where it was grabbed (Simulation::moveCollider), sweeping the cloth before it.
 bool InputController::pressOnCollider(const InputEvent& e, InputTarget target, const Viewport& viewport) {
   const auto hit = pickCollider(cursorRay(target.camera, viewport, e.value), target.simulation.colliders());

@@ -184,3 +184,28 @@ TEST_CASE(
   CHECK(camera.yaw != yaw);
   send({InputEvent::mouseButton(MouseButton::Left, false, 0, glm::vec2(0))});
 }
+
+TEST_CASE("input_controller: Ctrl + left-drag moves the drape's table, a mesh, and a box as well") {
+  for (const bool asBox : {false, true}) {
+    INFO((asBox ? "box" : "mesh"));
+    sim::Scene scene = *sim::findScene("drape");
+    if (asBox) scene.colliders[0] = sim::Collider::box(sim::Vec3(0, 0.4, 0), sim::Vec3(0.3, 0.4, 0.3));
+    sim::Simulation simulation = sim::instantiate(scene);
+    OrbitCamera camera = sceneCamera(scene, kViewport.aspect(), 0);
+    InputController input;
+    auto send = [&](std::vector<InputEvent> events) {
+      input.handle(events, {simulation, camera}, kViewport, {});
+    };
+    const sim::Aabb before = sim::colliderBounds(simulation.colliders()[0], 0);
+    const sim::Vec3 top(before.center().x, before.hi.y - 0.005, before.center().z);  // in the tabletop
+    const glm::vec2 at = *projectToWindow(camera, kViewport, glm::vec3(top));
+    send({InputEvent::mouseButton(MouseButton::Left, true, kControl, at)});
+    REQUIRE(input.movedCollider() == std::optional<std::size_t>(0));
+    send({InputEvent::cursorMove(at + glm::vec2(0, -100))});  // 100 px up
+    simulation.step();
+    send({InputEvent::mouseButton(MouseButton::Left, false, 0, at)});
+    const sim::Aabb after = sim::colliderBounds(simulation.colliders()[0], 0);
+    CHECK(after.lo.y > before.lo.y + 0.05);
+    CHECK(after.extent().y == Approx(before.extent().y));  // moved, not stretched
+  }
+}

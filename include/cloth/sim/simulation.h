@@ -80,7 +80,7 @@ class Simulation {
   /// New colliders, their meshes placed by params().collision (as every step places them again). The
   /// same colliders as now (sameCollider) change nothing: the viewer hands them over every frame.
   void setColliders(std::vector<Collider> colliders);
-  /// Moves collider `index` (a ball, capsule or plane: canFollowPath; not a flag's pole) so that at the
+  /// Moves collider `index` (any but a flag's pole) so that at the
   /// end of the next step it stands `offset` (m) from where the scene and its path put it: the viewer's
   /// Ctrl-drag. The step carries it there continuously (the cloth is swept, never jumped over), in
   /// sub-steps if it moves far. Kept until changed; new colliders (setColliders) start at 0. Returns
@@ -130,8 +130,8 @@ class Simulation {
   void restOnLastTouches(Real h);
   int collideWithMesh(std::size_t index, Friction friction);
   enum class MeshNodeContact { None, Resting, Pushed };
-  MeshNodeContact collideNodeWithMesh(NodeIndex node, const Collider& collider, Friction friction,
-                                      Vec3& noted);
+  MeshNodeContact collideNodeWithMesh(NodeIndex node, const Collider& collider, const Vec3& seenStart,
+                                      Friction friction, Vec3& noted);
   /// What a mesh collider's last contact pass in this sub-step found for each node it left where it
   /// was: a node still there finds the same again (the mesh stands still within a sub-step, and the
   /// test reads only the node's start and end), so the passes after the stretch limit test only the
@@ -142,15 +142,17 @@ class Simulation {
     std::vector<std::uint8_t> resting;
   };
   int collideWithShape(std::size_t index, Friction friction);
-  void sweepNode(NodeIndex node, const Collider& collider, const Vec3& move, Real thickness);
+  void sweepNode(NodeIndex node, const Collider& collider, const Vec3& seenStart, Real thickness);
   int collideWithFeatures(Friction friction);
   void findFeaturePairs();
   void noteFeatureMoves();
-  bool respond(NodeIndex node, const SurfacePoint& s, Real mu, Real thickness,
-               const Vec3& colliderMove = Vec3(0));
+  bool respond(NodeIndex node, const SurfacePoint& s, Real mu, Real thickness, const Vec3& seenStart);
+  void noteContact(NodeIndex node, const Vec3& normal, Real mu, const Vec3& seenStart);
   void placeFeatures();
   bool featuresStale() const;
   void placeMovingColliders(Real t);
+  void noteColliderMoves();
+  std::span<const Vec3> startSeenBy(std::size_t index) const;
   Vec3 heldOffsetAt(std::size_t index, Real t) const;
   bool movable(std::size_t index) const;
   void refitTree(Real margin);
@@ -161,9 +163,12 @@ class Simulation {
   std::vector<Collider> colliders_;
   std::vector<Collider> anchoredColliders_;  ///< as given: poles and paths where they are at t = 0
   std::vector<Collider> collidersAtStart_;   ///< where the colliders were when the sub-step began
-  std::vector<Vec3> heldFrom_, heldTo_;      ///< per collider: moveCollider's offset before / after the step
-  Real stepStart_ = 0;                       ///< when the step under way began (s)
-  Real substepLength_ = 1;                   ///< of the sub-step under way (s)
+  /// Per collider that moved in the sub-step: each node's start carried along with it (carried), where
+  /// the node started as the collider sees it; empty for one that stood still (xStart_ then).
+  std::vector<std::vector<Vec3>> startSeen_;
+  std::vector<Vec3> heldFrom_, heldTo_;  ///< per collider: moveCollider's offset before / after the step
+  Real stepStart_ = 0;                   ///< when the step under way began (s)
+  Real substepLength_ = 1;               ///< of the sub-step under way (s)
   Kinematics kinematics_;
   AabbTree tree_;
   Real time_ = 0;
@@ -178,6 +183,7 @@ class Simulation {
   std::vector<Vec3> force_, xStart_, vStart_, xBeforeLimit_;
   std::vector<Vec3> contactNormal_;         ///< per node: normal of the collider it rests on, 0 if none
   std::vector<Real> contactFriction_;       ///< per node: Coulomb coefficient of that collider, < 0 if none
+  std::vector<Vec3> contactVelocity_;       ///< per node: that collider's velocity under it (m/s)
   std::vector<RestingContact> touches_;     ///< per node: its last contact of the step (noteTouches)
   std::vector<RestingContact> resting_;     ///< per node: held in the implicit solve (resting_contacts.h)
   std::vector<Vec3> safeX_, safeV_;         ///< the guard's copy of the state before a failed sub-step

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include <glm/mat3x3.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
@@ -11,6 +12,7 @@ namespace cloth::sim {
 using Real = double;
 using Vec2 = glm::dvec2;
 using Vec3 = glm::dvec3;
+using Mat3 = glm::dmat3;
 using NodeIndex = std::int32_t;
 
 inline constexpr Real kGravity = 9.81;  // m/s^2

@@ -7,6 +7,7 @@
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
+#include <glm/matrix.hpp>
 
 namespace cloth::sim {
 namespace {
@@ -28,17 +29,17 @@ SurfacePoint capsuleSurface(const Collider& c, const Vec3& p) {
 }
 
 SurfacePoint boxSurface(const Collider& c, const Vec3& p) {
-  const Vec3 local = p - c.center;
+  const Vec3 local = glm::transpose(c.turn) * (p - c.center);
   const Vec3 q = glm::abs(local) - c.halfExtents;
   const Vec3 outside = glm::max(q, Vec3(0));
   const Real outLen = glm::length(outside);
-  if (outLen > 0) return {outLen, glm::sign(local) * outside / outLen};
+  if (outLen > 0) return {outLen, c.turn * (glm::sign(local) * outside / outLen)};
   int axis = 0;  // inside: leave through the nearest face
   if (q.y > q[axis]) axis = 1;
   if (q.z > q[axis]) axis = 2;
   Vec3 n(0);
   n[axis] = local[axis] >= 0 ? 1 : -1;
-  return {q[axis], n};
+  return {q[axis], c.turn * n};
 }
 
 }  // namespace
@@ -64,18 +65,45 @@ Collider Collider::capsule(const Vec3& a, const Vec3& b, Real radius) {
 bool sameCollider(const Collider& a, const Collider& b) {
   return a.shape == b.shape && a.center == b.center && a.radius == b.radius && a.normal == b.normal &&
          a.halfLength == b.halfLength && a.halfExtents == b.halfExtents && a.mesh == b.mesh &&
-         a.pole == b.pole && a.friction == b.friction && a.path == b.path;
-}
-
-bool canFollowPath(ColliderShape shape) {
-  return shape == ColliderShape::Sphere || shape == ColliderShape::Capsule || shape == ColliderShape::Plane;
+         a.pole == b.pole && a.friction == b.friction && a.path == b.path && a.turn == b.turn;
 }
 
 Collider placedOnPath(const Collider& c, Real t) {
-  if (c.path.empty() || !canFollowPath(c.shape)) return c;
+  if (c.path.empty()) return c;
   Collider placed = c;
-  placed.center += c.path.offsetAt(t);
+  const Mat3 r = c.path.rotationAt(t);
+  if (r != Mat3(1))
+    turnAbout(placed, r, c.shape == ColliderShape::Mesh ? colliderBounds(c, 0).center() : c.center);
+  translate(placed, c.path.offsetAt(t));
   return placed;
+}
+
+void translate(Collider& c, const Vec3& by) {
+  c.center += by;
+  c.placement.origin += by;  // only a mesh's counts
+}
+
+void turnAbout(Collider& c, const Mat3& r, const Vec3& pivot) {
+  c.center = pivot + r * (c.center - pivot);
+  c.turn = r * c.turn;
+  if (c.shape == ColliderShape::Capsule || c.shape == ColliderShape::Plane) c.normal = r * c.normal;
+  c.placement.origin = pivot + r * (c.placement.origin - pivot);
+  c.placement.turn = r * c.placement.turn;
+}
+
+Vec3 toCollider(const Collider& c, const Vec3& p) {
+  if (c.shape == ColliderShape::Mesh) return c.placement.unapply(p);
+  return glm::transpose(c.turn) * (p - c.center);
+}
+
+Vec3 toScene(const Collider& c, const Vec3& local) {
+  if (c.shape == ColliderShape::Mesh) return c.placement.apply(local);
+  return c.center + c.turn * local;
+}
+
+Vec3 carried(const Collider& before, const Collider& after, const Vec3& p) {
+  const bool turned = before.turn != after.turn || before.placement.turn != after.placement.turn;
+  return turned ? toScene(after, toCollider(before, p)) : p + (after.center - before.center);
 }
 
 Real poleContactThickness(Real keySpacing, Real thickness) {
@@ -190,8 +218,11 @@ Aabb colliderBounds(const Collider& c, Real margin) {
   switch (c.shape) {
     case ColliderShape::Sphere:
       return Aabb{c.center - Vec3(c.radius), c.center + Vec3(c.radius)}.inflated(margin);
-    case ColliderShape::Box:
-      return Aabb{c.center - c.halfExtents, c.center + c.halfExtents}.inflated(margin);
+    case ColliderShape::Box: {
+      Vec3 reach(0);  // the turned box's half sizes along x, y, z
+      for (int axis = 0; axis < 3; ++axis) reach += glm::abs(c.turn[axis]) * c.halfExtents[axis];
+      return Aabb{c.center - reach, c.center + reach}.inflated(margin);
+    }
     case ColliderShape::Capsule: {
       Aabb b;
       b.grow(c.axisStart());
@@ -199,9 +230,11 @@ Aabb colliderBounds(const Collider& c, Real margin) {
       return b.inflated(c.radius + margin);
     }
     case ColliderShape::Mesh: {
-      Aabb b;  // a quarter turn maps the box's corners to the placed box's
-      b.grow(c.placement.apply(c.mesh->bounds().lo));
-      b.grow(c.placement.apply(c.mesh->bounds().hi));
+      Aabb b;  // the placed corners of the mesh's box
+      const Aabb m = c.mesh->bounds();
+      for (int i = 0; i < 8; ++i)
+        b.grow(c.placement.apply(
+            Vec3(i & 1 ? m.hi.x : m.lo.x, i & 2 ? m.hi.y : m.lo.y, i & 4 ? m.hi.z : m.lo.z)));
       return b.inflated(margin);
     }
     case ColliderShape::Plane: {

@@ -28,16 +28,17 @@ constexpr Real kLeastFacing = 0.3;
 // How close (contact thicknesses) a cloth part passing a feature in the step must come to meet it.
 constexpr Real kSweptTolerance = 0.01;
 
-// A box's corners point out along their diagonal; an edge's normal bisects its two faces.
+// A box's corners point out along their diagonal; an edge's normal bisects its two faces. In the box's
+// own frame (centred, unturned): placementOf puts them where the box is.
 void boxFeatures(const Collider& c, ColliderFeatures& f) {
+  const Collider local = Collider::box(Vec3(0), c.halfExtents);
   for (int i = 0; i < 8; ++i) {
     const Vec3 sign((i & 1) ? 1 : -1, (i & 2) ? 1 : -1, (i & 4) ? 1 : -1);
-    f.vertices.push_back(c.center + sign * c.halfExtents);
+    f.vertices.push_back(sign * c.halfExtents);
     f.vertexNormals.push_back(glm::normalize(sign));
   }
-  colliderEdges(c, f.edges);
-  for (const Segment& e : f.edges)
-    f.edgeNormals.push_back(glm::normalize((0.5 * (e.a + e.b) - c.center) / c.halfExtents));
+  colliderEdges(local, f.edges);
+  for (const Segment& e : f.edges) f.edgeNormals.push_back(glm::normalize(0.5 * (e.a + e.b) / c.halfExtents));
 }
 
 // Per mesh edge: the triangles on it and, for each, the corner opposite the edge.
@@ -373,8 +374,10 @@ ColliderFeatures sharpFeatures(const Collider& collider, Real curvature, Real sl
 
 namespace {
 
+// Where a collider's features are: a mesh's placement; a box's centre and turn.
 MeshPlacement placementOf(const Collider& collider) {
-  return collider.shape == ColliderShape::Mesh ? collider.placement : MeshPlacement{};
+  if (collider.shape == ColliderShape::Mesh) return collider.placement;
+  return MeshPlacement{.origin = collider.center, .turn = collider.turn};
 }
 
 Feature vertexFeature(const ColliderFeatures& f, const MeshPlacement& place, int i) {

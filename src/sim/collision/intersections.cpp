@@ -33,7 +33,7 @@ Aabb segmentBounds(const Segment& s) {
 void boxEdges(const Collider& c, std::vector<Segment>& out) {
   auto corner = [&](int i) {
     const Vec3 sign((i & 1) ? 1 : -1, (i & 2) ? 1 : -1, (i & 4) ? 1 : -1);
-    return c.center + sign * c.halfExtents;
+    return c.center + c.turn * (sign * c.halfExtents);
   };
   for (int i = 0; i < 8; ++i)
     for (int axis = 0; axis < 3; ++axis)
@@ -77,8 +77,10 @@ int nodesInside(const Cloth& cloth, const Collider& collider) {
   return count;
 }
 
-bool samePlacement(const MeshPlacement& a, const MeshPlacement& b) {
-  return a.origin == b.origin && a.scale == b.scale && a.zUp == b.zUp;
+// Whether a mesh kept its size and which way is up: where it stands and how it is turned may change (a
+// path), since a node's side is noted in the mesh's own coordinates.
+bool sameShape(const MeshPlacement& a, const MeshPlacement& b) {
+  return a.scale == b.scale && a.zUp == b.zUp;
 }
 
 int edgesThroughCloth(const Cloth& cloth, std::span<const Segment> edges, const AabbTree& tree) {
@@ -182,7 +184,7 @@ int ContactAudit::meshEdgesThroughCloth(const Cloth& cloth, const Collider& coll
 int ContactAudit::nodesInsideMesh(const Cloth& cloth, const Collider& collider) {
   constexpr Real kInside = 0.5;  // winding number: 1 inside, 0 outside (either sign: orientation)
   MeshSides& sides = sides_[collider.mesh];
-  if (sides.nodes.size() != cloth.nodeCount() || !samePlacement(sides.placement, collider.placement)) {
+  if (sides.nodes.size() != cloth.nodeCount() || !sameShape(sides.placement, collider.placement)) {
     sides.nodes.assign(cloth.nodeCount(), NodeSide{});
     sides.placement = collider.placement;
   }
@@ -192,21 +194,22 @@ int ContactAudit::nodesInsideMesh(const Cloth& cloth, const Collider& collider) 
   for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
     const Vec3& x = cloth.x[i];
     if (cloth.kind[i] == NodeKind::Pinned || !near.contains(x)) continue;
+    const Vec3 local = collider.placement.unapply(x);  // a moving mesh: where it is as the mesh sees it
     NodeSide& side = sides.nodes[i];
-    if (side.known && glm::length(x - side.at) >= side.clear) {  // it may have crossed: did it?
-      if (mesh.firstCrossing(collider.placement.unapply(side.at), collider.placement.unapply(x)))
+    if (side.known && glm::length(local - side.at) * collider.placement.scale >= side.clear) {
+      if (mesh.firstCrossing(side.at, local))  // it may have crossed: did it?
         side.known = false;
       else
-        side = {x, 0, true, side.inside};
+        side = {local, 0, true, side.inside};
     }
     if (side.known && !side.inside) continue;  // outside, and no surface crossed since
     const Real clear = std::abs(closestSurface(collider, x, kReach).distance);
     if (!(clear > kPenetrationTolerance && clear < kReach)) continue;  // on the surface, or far from it
     if (!side.known) {
-      const Real w = mesh.windingNumber(collider.placement.unapply(x));
+      const Real w = mesh.windingNumber(local);
       side.inside = std::abs(w) >= kInside;
     }
-    side = {x, clear, true, side.inside};
+    side = {local, clear, true, side.inside};
     count += side.inside ? 1 : 0;
   }
   return count;

@@ -355,8 +355,8 @@ std::string setColliderPath(Scene& scene, std::string_view spec) {
     return "the scene has " + std::to_string(scene.colliders.size()) + " colliders: no number " +
            std::to_string(index);
   Collider& c = scene.colliders[index];
-  if (!canFollowPath(c.shape) || c.pole)
-    return "collider " + std::to_string(index) + " cannot move: only balls, capsules and planes follow paths";
+  if (c.pole)
+    return "collider " + std::to_string(index) + " cannot move: it is the flag's pole, which the pins carry";
   std::string error;
   const std::optional<ColliderPath> path = parsePath(spec.substr(colon + 1), error);
   if (!path) return error;

@@ -14,8 +14,9 @@ Vec3 filterResting(const RestingContact& c, const Vec3& u) {
 }
 
 Vec3 prescribedChange(const RestingContact& c, const Vec3& v) {
-  if (c.stuck) return -v;
-  const Real approach = glm::dot(v, c.normal);
+  const Vec3 relative = v - c.velocity;
+  if (c.stuck) return -relative;
+  const Real approach = glm::dot(relative, c.normal);
   return approach < 0 ? -approach * c.normal : Vec3(0);
 }
 
@@ -39,7 +40,7 @@ bool decideStuck(const Cloth& cloth, std::span<const Vec3> impulse, std::span<co
       any = true;
       continue;
     }
-    const Real stopping = cloth.mass[i] * glm::length(tangential(cloth.v[i] + dv[i], c.normal));
+    const Real stopping = cloth.mass[i] * glm::length(tangential(cloth.v[i] + dv[i] - c.velocity, c.normal));
     c.stuck = c.friction > 0 && stopping <= c.friction * normal;
     any = any || c.stuck;
   }
@@ -52,7 +53,7 @@ void applySlidingFriction(const Cloth& cloth, std::span<const Vec3> impulse, std
     const RestingContact& c = resting[i];
     const Real normal = c.resting() && !c.stuck ? glm::dot(impulse[i], c.normal) : 0;
     if (!(normal > 0) || !(c.friction > 0)) continue;
-    const Vec3 slide = tangential(cloth.v[i] + dv[i], c.normal);
+    const Vec3 slide = tangential(cloth.v[i] + dv[i] - c.velocity, c.normal);
     const Real speed = glm::length(slide), slowdown = c.friction * normal / cloth.mass[i];
     dv[i] -= speed > slowdown ? slide * (slowdown / speed) : slide;
   }
@@ -62,7 +63,8 @@ void settleResting(std::span<const RestingContact> resting, std::span<Vec3> v) {
   for (std::size_t i = 0; i < resting.size(); ++i) {
     const RestingContact& c = resting[i];
     if (!c.resting()) continue;
-    v[i] -= c.stuck ? v[i] : std::min(Real(0), glm::dot(v[i], c.normal)) * c.normal;
+    const Vec3 relative = v[i] - c.velocity;
+    v[i] -= c.stuck ? relative : std::min(Real(0), glm::dot(relative, c.normal)) * c.normal;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include <glm/common.hpp>
+#include <glm/geometric.hpp>
 
 #include "cloth/sim/types.h"
 
@@ -35,6 +36,8 @@ struct Aabb {
   }
   Vec3 center() const { return 0.5 * (lo + hi); }
   Vec3 extent() const { return hi - lo; }
+  /// How far p is from the box (m), 0 inside it.
+  Real distance(const Vec3& p) const { return glm::length(glm::max(glm::max(lo - p, p - hi), Vec3(0))); }
 };
 
 /// Bounding box of a set of points (empty box for no points).

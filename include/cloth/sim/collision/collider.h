@@ -22,16 +22,17 @@ enum class ColliderShape { Sphere, Plane, Box, Mesh, Capsule };
 /// shape.
 struct Collider {
   ColliderShape shape = ColliderShape::Sphere;
-  Vec3 center{0};                             ///< sphere or box centre, or a point on the plane (m)
-  Real radius = 0.25;                         ///< sphere radius (m)
-  Vec3 normal{0, 1, 0};                       ///< plane normal, or a capsule's axis; unit length
-  Real halfLength = 0;                        ///< capsule: half the length of its axis (m)
-  Vec3 halfExtents{0.25};                     ///< box half sizes along x, y, z (m)
+  Vec3 center{0};      ///< sphere or box centre, a point on the plane (m); a mesh: how far its path moved it
+  Real radius = 0.25;  ///< sphere radius (m)
+  Vec3 normal{0, 1, 0};    ///< plane normal, or a capsule's axis; unit length
+  Real halfLength = 0;     ///< capsule: half the length of its axis (m)
+  Vec3 halfExtents{0.25};  ///< box half sizes along its x, y, z (m)
+  Mat3 turn{1};            ///< how its path has turned it about its centre (a box's axes are turn's columns)
   std::shared_ptr<const CollisionMesh> mesh;  ///< the mesh (shared: colliders are copied freely)
   MeshPlacement placement;                    ///< where the mesh is (placeMesh sets it)
   bool pole = false;   ///< a capsule through the cloth's pinned column: a flag's pole (placePole)
   Real friction = -1;  ///< Coulomb coefficient against this collider; < 0: the scene's `friction`
-  ColliderPath path;   ///< how it moves from here over time (spheres, capsules, planes); empty: still
+  ColliderPath path;   ///< how it moves and turns from here over time; empty: it stands still
 
   /// The Coulomb coefficient of contacts with this collider under the given settings.
   Real frictionWith(const CollisionSettings& s) const { return friction >= 0 ? friction : s.friction; }
@@ -47,12 +48,26 @@ struct Collider {
   Vec3 axisEnd() const { return center + halfLength * normal; }
 };
 
-/// Whether a collider of this shape may follow a path: the smooth analytic ones. Boxes and meshes carry
-/// sharp features found where they stand (feature_contacts.h), so they stand still.
-bool canFollowPath(ColliderShape shape);
-
-/// The collider where its path puts it at time t (s); a collider without a path as it is.
+/// The collider where its path puts it at time t (s): turned about its centre (a mesh: the centre of
+/// its bounds), then moved. A collider without a path as it is.
 Collider placedOnPath(const Collider& c, Real t);
+
+/// Moves a collider by `by` (m): its centre, and a mesh's placement.
+void translate(Collider& c, const Vec3& by);
+
+/// Turns a collider by `r` about `pivot`: its centre, its turn, a capsule's axis or a plane's normal,
+/// and a mesh's placement.
+void turnAbout(Collider& c, const Mat3& r, const Vec3& pivot);
+
+/// A point of the scene in the collider's own frame (a mesh's coordinates; else from its centre along
+/// its turned axes), and back.
+Vec3 toCollider(const Collider& c, const Vec3& p);
+Vec3 toScene(const Collider& c, const Vec3& local);
+
+/// Where the point of the scene at `p`, carried along with the collider, is once the collider has gone
+/// from `before` to `after`: how a moving collider sees a node's start (its contact is continuous in
+/// the collider's frame). Moved only: p + the move, exactly.
+Vec3 carried(const Collider& before, const Collider& after, const Vec3& p);
 
 /// Whether two colliders are the same obstacle: the same shape, sizes, place, path, mesh (the same
 /// object), pole flag and friction. A mesh's placement is not compared: placeMeshes derives it from the

@@ -12,32 +12,44 @@
 
 namespace cloth::sim {
 
-/// Where a moving collider is at one time: moved by `offset` (m) from its place in the scene.
+/// Where a moving collider is at one time: moved by `offset` (m) from its place in the scene and turned
+/// about its centre by `turn`, a rotation vector in degrees (its direction the axis, its length the
+/// angle: (0, 720, 0) is two turns about the vertical).
 struct PathKey {
   Real time = 0;  ///< s
   Vec3 offset{0};
+  Vec3 turn{0};  ///< degrees
   bool operator==(const PathKey&) const = default;
 };
 
-/// A collider's translation over time, piecewise linear between keys: before the first key it is at
-/// the first key's offset, after the last at the last's. No keys: the collider stands still.
+/// A collider's motion over time, its offset and its rotation vector each piecewise linear between keys
+/// (so a turn about a fixed axis goes at a steady rate, however many turns): before the first key it
+/// is as the first key puts it, after the last as the last does. No keys: the collider stands still.
 struct ColliderPath {
   std::vector<PathKey> keys;  ///< by strictly increasing time
 
   bool empty() const { return keys.empty(); }
   /// The offset at time t (s).
   Vec3 offsetAt(Real t) const;
+  /// The rotation vector at time t (s), degrees.
+  Vec3 turnAt(Real t) const;
+  /// The rotation at time t (s): turnAt as a matrix.
+  Mat3 rotationAt(Real t) const;
   /// The fastest the path moves (m/s), over its straight pieces.
   Real topSpeed() const;
   bool operator==(const ColliderPath&) const = default;
 };
 
+/// The rotation by a rotation vector in degrees (its axis and angle); identity for a zero vector.
+Mat3 rotationOf(const Vec3& degrees);
+
 /// Why the path cannot be followed, or an empty string: a time or offset that is not finite, or times
 /// that do not increase.
 std::string pathProblem(const ColliderPath& path);
 
-/// Reads a path written as keys `T,X,Y,Z` separated by `/` (seconds, metres), e.g.
-/// `0,0,0,0/1,0,0,0.5`. On a problem returns nullopt and says why in `error`.
+/// Reads a path written as keys `T,X,Y,Z` or `T,X,Y,Z,RX,RY,RZ` separated by `/` (seconds, metres, and a
+/// rotation vector in degrees), e.g. `0,0,0,0/1,0,0,0.5` or `0,0,0,0,0,0,0/2,0,0,0,0,360,0` (a turn
+/// about the vertical in 2 s). On a problem returns nullopt and says why in `error`.
 std::optional<ColliderPath> parsePath(std::string_view text, std::string& error);
 
 }  // namespace cloth::sim

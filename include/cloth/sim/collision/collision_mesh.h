@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <glm/matrix.hpp>
+
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb.h"
 #include "cloth/sim/collision/aabb_tree.h"
@@ -37,14 +39,18 @@ std::vector<bool> closedParts(const TriangleMesh& mesh);
 /// face for its normals or texture coordinates), so that neighbouring triangles share their edges.
 TriangleMesh welded(const TriangleMesh& mesh);
 
-/// Where a mesh vertex v lies in the world: origin + scale v (m).
+/// Where a mesh vertex v lies in the world: origin + scale turn v (m), v first stood upright (zUp).
 struct MeshPlacement {
   Vec3 origin{0};
   Real scale = 1;
   bool zUp = false;  ///< the mesh's +z is the scene's up (+y): turned -90 degrees about x
+  Mat3 turn{1};      ///< then turned by this (a collider path's rotation)
   /// A direction of the mesh (a normal) in the scene.
-  Vec3 rotate(const Vec3& d) const { return zUp ? Vec3(d.x, d.z, -d.y) : d; }
-  Vec3 unrotate(const Vec3& d) const { return zUp ? Vec3(d.x, -d.z, d.y) : d; }
+  Vec3 rotate(const Vec3& d) const { return turn * (zUp ? Vec3(d.x, d.z, -d.y) : d); }
+  Vec3 unrotate(const Vec3& d) const {
+    const Vec3 e = glm::transpose(turn) * d;
+    return zUp ? Vec3(e.x, -e.z, e.y) : e;
+  }
   Vec3 apply(const Vec3& v) const { return origin + scale * rotate(v); }
   Vec3 unapply(const Vec3& p) const { return unrotate((p - origin) / scale); }
 };

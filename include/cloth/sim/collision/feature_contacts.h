@@ -26,7 +26,8 @@ namespace cloth::sim {
 inline constexpr Real kSharpAngle = 0.35;  // 20 degrees
 
 /// A collider's sharp (convex) vertices and edges, with outward unit normals, in the collider's own
-/// coordinates (a mesh's, before its placement). Smooth shapes (sphere, plane) have none. A zero normal
+/// coordinates (a mesh's, before its placement; a box's, from its centre along its axes), so that they
+/// move and turn with it. Smooth shapes (sphere, plane) have none. A zero normal
 /// marks a two-sided feature (on a mesh part that is not closed): the cloth keeps to the side it came from.
 struct ColliderFeatures {
   std::vector<Vec3> vertices;

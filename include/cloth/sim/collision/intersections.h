@@ -59,7 +59,7 @@ class ContactAudit {
   /// side (the winding number changes only across the surface), and the winding number
   /// (O(triangles)) is not needed again.
   struct NodeSide {
-    Vec3 at{0};
+    Vec3 at{0};      ///< in the mesh's coordinates
     Real clear = 0;  ///< m: how far from the surface it was at `at` (0: not measured there)
     bool known = false;
     bool inside = false;

@@ -74,8 +74,9 @@ void useKangStep(Scene& scene);
 void useColliderMeshes(Scene& scene, const std::vector<std::shared_ptr<const CollisionMesh>>& meshes);
 
 /// Moves the scene's collider number I (0 first, meshes from useColliderMeshes after the scene's own)
-/// along a path, from `spec` written `I:T,X,Y,Z/T,X,Y,Z/...` (parsePath). Returns why it cannot, or
-/// an empty string: no such collider, a box or mesh (they stand still: canFollowPath), a bad path.
+/// along a path, from `spec` written `I:T,X,Y,Z/T,X,Y,Z/...`, each key also taking a turn
+/// `T,X,Y,Z,RX,RY,RZ` (parsePath). Returns why it cannot, or an empty string: no such collider, the
+/// flag's pole (its pins carry it), a bad path.
 std::string setColliderPath(Scene& scene, std::string_view spec);
 
 /// The scripted drags of a run: the scene's own pulls, at its grid, then the user's `drags` (--drag).

@@ -26,6 +26,8 @@ struct RestingContact {
   Vec3 normal{0};      ///< outward unit normal of the collider; zero: the node is free
   Real friction = 0;   ///< Coulomb coefficient against it
   bool stuck = false;  ///< held in all three directions (static friction), else along the normal only
+  Vec3 velocity{0};    ///< m/s: the collider's where the node rests (a path); the node sticks to it,
+                       ///< slides and approaches relative to it
 
   bool resting() const { return normal != Vec3(0); }
 };
@@ -33,8 +35,8 @@ struct RestingContact {
 /// S_i u: what of a velocity change u node i's constraint leaves free.
 Vec3 filterResting(const RestingContact& c, const Vec3& u);
 
-/// The velocity change the constraint prescribes, given the node's velocity v: a stuck node stops, a
-/// sliding one loses its approach along the normal (Baraff & Witkin's z).
+/// The velocity change the constraint prescribes, given the node's velocity v: a stuck node stops (moves
+/// with the collider), a sliding one loses its approach along the normal (Baraff & Witkin's z).
 Vec3 prescribedChange(const RestingContact& c, const Vec3& v);
 
 /// Stick or slip, after a solve in which every resting node slid (`impulse`: h times the constraint
@@ -50,7 +52,7 @@ void applySlidingFriction(const Cloth& cloth, std::span<const Vec3> impulse, std
                           std::span<const RestingContact> resting);
 
 /// After a theta-method step (theta < 1 overshoots what the solve prescribed): a stuck node keeps no
-/// velocity and a sliding one none into its collider.
+/// velocity of its own (the collider's) and a sliding one none into its collider.
 void settleResting(std::span<const RestingContact> resting, std::span<Vec3> v);
 
 }  // namespace cloth::sim
