@@ -122,7 +122,7 @@ class Simulation {
   bool limitStretchOfPositions(int passes, bool mayProject);
   bool limitStretch(Real h);
   void limitStretchAgainstContacts(Real h);
-  void projectStrain();
+  Real projectStrain();
   void backOffIfStuck(int heldNodes);
   enum class Friction { On, Off };
   int collide(Friction friction);

@@ -68,9 +68,9 @@ Scene flag() {
   s.params.material.provotPasses = 64;
   projectStrainOfHangingCloth(s);
   // 60 steps a second, each in 40 small steps (Macklin et al. 2019; solve/small_steps.h) of 1/2400 s,
-  // their springs projected with the implicit midpoint rule (theta 0.5) and Provot's limit in each:
-  // 16.9 Hz and 0.63 m peak to peak, as the converged flag (below). One backward-Euler step of 1/60 s
-  // (implicit-cg, the default before #38) damps the flutter to 6.6 Hz and 0.38 m, as Kang's update
+  // their springs projected with the implicit midpoint rule (theta 0.5) and the step's Provot passes shared
+  // among them: 16.9 Hz and 0.61 m peak to peak, as the converged flag (below). One backward-Euler step of
+  // 1/60 s (implicit-cg, the default before #38) damps the flutter to 6.6 Hz and 0.38 m, as Kang's update
   // does at h = 1 ms (6.7 Hz, 0.34 m); small steps of backward Euler (theta 1) give 11 Hz, and
   // sub-steps of 1/960 s 12-15 Hz. Kang's update at 1/60 s freezes the flag (0.003 m): its isotropic
   // Hessian (Desbrun's) makes the implicit solve resist sideways motion that the springs do not.
