@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 scripts/install-deps.sh
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz --target fuzz_preset fuzz_assignment fuzz_sweep
-for target in preset assignment sweep; do
+cmake --build --preset fuzz --target fuzz_preset fuzz_assignment fuzz_sweep fuzz_path
+for target in preset assignment sweep path; do
   scratch=$(mktemp -d)
   echo "fuzz_$target: ${seconds} s"
   build/fuzz/tests/fuzz/fuzz_$target -max_total_time="$seconds" -print_final_stats=1 "$scratch" \

@@ -83,6 +83,10 @@ std::string pathProblem(const ColliderPath& path) {
     const PathKey& k = path.keys[i];
     if (!std::isfinite(k.time) || !finite(k.offset) || !finite(k.turn))
       return "a path key is not a finite number";
+    // Farther or more turned than any scene asks, its arithmetic overflows (a 1e308 degree turn has an
+    // infinite angle, its rotation NaN).
+    if (glm::length(k.offset) > kFarthestOffset) return "a path key's offset is more than 1000 km";
+    if (glm::length(k.turn) > kMostTurn) return "a path key's turn is more than a million degrees";
     if (i > 0 && !(k.time > path.keys[i - 1].time)) return "a path's key times must increase";
   }
   return {};

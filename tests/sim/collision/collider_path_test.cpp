@@ -60,7 +60,8 @@ TEST_CASE("collider_path: keys may turn too, about a fixed axis at a steady rate
   CHECK(glm::length(quarter * Vec3(1, 0, 0) - Vec3(0, 0, -1)) < 1e-12);  // right-handed about +y
   CHECK(glm::length(p->rotationAt(1) * Vec3(0.3, 0.2, 0.1) - Vec3(0.3, 0.2, 0.1)) < 1e-12);  // a whole turn
   CHECK(rotationOf(Vec3(0)) == Mat3(1));
-  for (const char* bad : {"0,0,0,0,0,0", "0,0,0,0,0,0,0,0", "0,0,0,0,0,nan,0"}) {
+  for (const char* bad : {"0,0,0,0,0,0", "0,0,0,0,0,0,0,0", "0,0,0,0,0,nan,0", "0,0,0,0,0,1e308,1e308",
+                          "0,2e6,0,0", "0,0,0,0,0,2e6,0"}) {
     INFO(bad);
     CHECK_FALSE(parsePath(bad, error));
   }

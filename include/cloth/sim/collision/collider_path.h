@@ -43,8 +43,12 @@ struct ColliderPath {
 /// The rotation by a rotation vector in degrees (its axis and angle); identity for a zero vector.
 Mat3 rotationOf(const Vec3& degrees);
 
-/// Why the path cannot be followed, or an empty string: a time or offset that is not finite, or times
-/// that do not increase.
+/// How far a path may move a collider (m) and turn it (degrees).
+inline constexpr Real kFarthestOffset = 1e6;
+inline constexpr Real kMostTurn = 1e6;
+
+/// Why the path cannot be followed, or an empty string: a time, offset or turn that is not finite, an
+/// offset or turn beyond kFarthestOffset or kMostTurn, or times that do not increase.
 std::string pathProblem(const ColliderPath& path);
 
 /// Reads a path written as keys `T,X,Y,Z` or `T,X,Y,Z,RX,RY,RZ` separated by `/` (seconds, metres, and a
