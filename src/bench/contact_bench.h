@@ -17,6 +17,7 @@ struct ContactRow {
   double peakStrainAway = 0;     ///< the same away from a dragged node (its own springs left out)
   double tau = 0;                ///< the scene's Provot limit
   double msPerStep = 0;          ///< mean, simulation only (the measurements excluded)
+  double auditMsPerStep = 0;     ///< mean: counting the key mesh's intersections after a step (--stats' cost)
   int heldSteps = 0;             ///< steps the self-contact fail-safe paused the whole cloth
   double seconds = 0;            ///< simulated
   double targetMs = 0;           ///< the cost asked for, ms a step (0: none)

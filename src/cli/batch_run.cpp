@@ -147,8 +147,8 @@ struct ContactRecorder {
   sim::ContactAudit audit;
   sim::ContactFailures last, worst;
 
-  void sample(const sim::Simulation& simulation) {
-    last = audit.measure(simulation.cloth(), simulation.colliders());
+  void sample(sim::Simulation& simulation) {
+    last = audit.measure(simulation.cloth(), simulation.colliders(), &simulation.workers());
     worst.selfIntersections = std::max(worst.selfIntersections, last.selfIntersections);
     worst.colliderPenetrations = std::max(worst.colliderPenetrations, last.colliderPenetrations);
   }
@@ -200,7 +200,7 @@ class RunObservers {
     if (s.scene.pinFirstColumn) flutter_.emplace();
   }
 
-  void afterStep(const sim::Simulation& simulation, long long step) {
+  void afterStep(sim::Simulation& simulation, long long step) {
     peakStrain_ = std::max(peakStrain_, sim::maxStrain(simulation.cloth(), sim::SpringFamily::Structural));
     peakCompression_ =
         std::max(peakCompression_, sim::maxCompression(simulation.cloth(), sim::SpringFamily::Structural));
@@ -215,7 +215,7 @@ class RunObservers {
         std::max(peakCompression_, sim::maxCompression(simulation.cloth(), sim::SpringFamily::Structural))};
   }
 
-  void finish(const sim::Simulation& simulation, RunStats& run) {
+  void finish(sim::Simulation& simulation, RunStats& run) {
     run.peakStrain = peakStrain_;
     run.peakCompression = peakCompression_;
     if (flutter_ && flutter_->samples() >= 4) run.flutter = flutter_->stats();

@@ -53,6 +53,7 @@ if "threads" in d:
 if "contacts" in d:
   contacts = {r["scenario"]: r for r in d["contacts"]}
   assert len(contacts) >= 4 and all(r["ms_per_step"] > 0 for r in contacts.values()), contacts
+  assert all(0 < r["audit_ms_per_step"] for r in contacts.values()), contacts  # --stats' cost, timed
   held = [r for name, r in contacts.items() if name.startswith(("drape 30^2: node (15,15) dragged", "ball"))]
   assert len(held) == 3 and all(r["max_collider_penetrations"] == 0 for r in held), held
   pressed = [r for name, r in contacts.items() if "dragged 0.5 m down" in name]

@@ -77,6 +77,9 @@ class Simulation {
   const SimParams& params() const { return params_; }
   const Cloth& cloth() const { return cloth_; }
   const std::vector<Collider>& colliders() const { return colliders_; }
+  /// The pool the steps run on (params().solver.threads), for loops over the cloth between steps
+  /// (ContactAudit::measure).
+  Workers& workers() { return workers_; }
   /// New colliders, their meshes placed by params().collision (as every step places them again). The
   /// same colliders as now (sameCollider) change nothing: the viewer hands them over every frame.
   void setColliders(std::vector<Collider> colliders);

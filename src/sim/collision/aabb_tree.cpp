@@ -293,6 +293,42 @@ void AabbTree::selfOverlapsIn(std::size_t index, const std::function<void(int, i
   crossOverlaps(static_cast<std::size_t>(node.left), static_cast<std::size_t>(node.right), visit);
 }
 
+// selfOverlapsIn and crossOverlaps unrolled breadth first, each step of either replaced by the calls it
+// makes, in the order it makes them, until there are enough pieces or only leaves are left.
+void AabbTree::selfOverlapPieces(std::size_t atLeast, std::vector<OverlapPiece>& out) const {
+  out.clear();
+  if (nodes_.empty()) return;
+  out.push_back({0, 0});
+  std::vector<OverlapPiece> next;
+  for (bool split = true; split && out.size() < atLeast;) {
+    split = false;
+    next.clear();
+    for (const OverlapPiece& p : out) {
+      const Node &na = nodes_[p.a], &nb = nodes_[p.b];
+      if (p.a == p.b ? flat_[p.a] != 0 : !na.box.overlaps(nb.box)) continue;  // no pairs
+      if (na.left < 0 && nb.left < 0) {
+        next.push_back(p);
+      } else if (p.a == p.b) {
+        next.insert(next.end(), {{na.left, na.left}, {na.right, na.right}, {na.left, na.right}});
+      } else if (nb.left < 0 || (na.left >= 0 && na.count >= nb.count)) {  // as crossOverlaps splits
+        next.insert(next.end(), {{na.left, p.b}, {na.right, p.b}});
+      } else {
+        next.insert(next.end(), {{p.a, nb.left}, {p.a, nb.right}});
+      }
+      split = split || na.left >= 0 || nb.left >= 0;
+    }
+    out.swap(next);
+  }
+}
+
+void AabbTree::selfOverlapsOf(const OverlapPiece& piece, const std::function<void(int, int)>& visit) const {
+  const auto a = static_cast<std::size_t>(piece.a), b = static_cast<std::size_t>(piece.b);
+  if (a == b)
+    selfOverlapsIn(a, visit);
+  else
+    crossOverlaps(a, b, visit);
+}
+
 // The pairs with one triangle under node a and the other under node b (disjoint subtrees).
 void AabbTree::crossOverlaps(std::size_t a, std::size_t b, const std::function<void(int, int)>& visit) const {
   const Node &na = nodes_[a], &nb = nodes_[b];

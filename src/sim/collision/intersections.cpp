@@ -23,6 +23,21 @@ void corners(const Cloth& c, const Triangle& t, Vec3 (&p)[3]) {
   for (int k = 0; k < 3; ++k) p[k] = c.x[t.v[k]];
 }
 
+// The sum of count(first, last) over blocks of [0, n), the blocks split over the workers: an integer
+// sum, the same on any split.
+template <class Count>
+int countOver(Workers* workers, std::size_t n, Count count) {
+  constexpr std::size_t kBlock = 256;
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
+  std::vector<int> sums(blocks, 0);
+  parallelFor(workers, blocks, 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t b = first; b < last; ++b) sums[b] = count(b * kBlock, std::min(n, (b + 1) * kBlock));
+  });
+  int total = 0;
+  for (int v : sums) total += v;
+  return total;
+}
+
 Aabb segmentBounds(const Segment& s) {
   Aabb b;
   b.grow(s.a);
@@ -67,14 +82,15 @@ std::vector<Segment> meshEdges(const TriangleMesh& m) {
 constexpr Real kReach = 0.05;  // m: deeper than any contact could leave a node
 
 // Nodes (free or dragged) more than kPenetrationTolerance inside an analytic collider.
-int nodesInside(const Cloth& cloth, const Collider& collider) {
-  int count = 0;
+int nodesInside(const Cloth& cloth, const Collider& collider, Workers* workers) {
   const Aabb near = colliderBounds(collider, kPenetrationTolerance);
-  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
-    if (cloth.kind[i] == NodeKind::Pinned || !near.contains(cloth.x[i])) continue;
-    if (closestSurface(collider, cloth.x[i], kReach).distance < -kPenetrationTolerance) ++count;
-  }
-  return count;
+  return countOver(workers, cloth.nodeCount(), [&](std::size_t first, std::size_t last) {
+    int count = 0;
+    for (std::size_t i = first; i < last; ++i)
+      count += cloth.kind[i] != NodeKind::Pinned && near.contains(cloth.x[i]) &&
+               closestSurface(collider, cloth.x[i], kReach).distance < -kPenetrationTolerance;
+    return count;
+  });
 }
 
 // Whether a mesh kept its size and which way is up: where it stands and how it is turned may change (a
@@ -116,17 +132,28 @@ bool trianglesIntersect(const Vec3 (&t)[3], const Vec3 (&u)[3]) {
   return false;
 }
 
-int countSelfIntersections(const Cloth& cloth, const AabbTree& tree) {
-  int pairs = 0;
-  tree.selfOverlaps([&](int i, int j) {
-    const Triangle &t = cloth.triangles[i], &u = cloth.triangles[j];
-    if (sharesNode(t, u)) return;
-    Vec3 p[3], q[3];
-    corners(cloth, t, p);
-    corners(cloth, u, q);
-    if (trianglesIntersect(p, q)) ++pairs;
+int countSelfIntersections(const Cloth& cloth, const AabbTree& tree, Workers* workers) {
+  // Many pieces a thread: a crumpled corner holds most of the pairs, and a thread's share of the
+  // pieces is one contiguous run.
+  constexpr std::size_t kPiecesPerThread = 64;
+  std::vector<AabbTree::OverlapPiece> pieces;
+  tree.selfOverlapPieces(kPiecesPerThread * static_cast<std::size_t>(workers ? workers->threads() : 1),
+                         pieces);
+  std::vector<int> pairs(pieces.size(), 0);
+  parallelFor(workers, pieces.size(), 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t k = first; k < last; ++k)
+      tree.selfOverlapsOf(pieces[k], [&](int i, int j) {
+        const Triangle &t = cloth.triangles[i], &u = cloth.triangles[j];
+        if (sharesNode(t, u)) return;
+        Vec3 p[3], q[3];
+        corners(cloth, t, p);
+        corners(cloth, u, q);
+        if (trianglesIntersect(p, q)) ++pairs[k];
+      });
   });
-  return pairs;
+  int total = 0;
+  for (int n : pairs) total += n;
+  return total;
 }
 
 void colliderEdges(const Collider& collider, std::vector<Segment>& out) {
@@ -136,16 +163,17 @@ void colliderEdges(const Collider& collider, std::vector<Segment>& out) {
       out.push_back({collider.placement.apply(e.a), collider.placement.apply(e.b)});
 }
 
-int ContactAudit::colliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders) {
+int ContactAudit::colliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders,
+                                       Workers* workers) {
   int count = 0;
   for (const Collider& c : colliders) {
     if (c.shape == ColliderShape::Mesh && c.mesh) {
-      count += nodesInsideMesh(cloth, c) + meshEdgesThroughCloth(cloth, c);
+      count += nodesInsideMesh(cloth, c, workers) + meshEdgesThroughCloth(cloth, c, workers);
       continue;
     }
     edges_.clear();
     colliderEdges(c, edges_);
-    count += nodesInside(cloth, c) + edgesThroughCloth(cloth, edges_, tree_);
+    count += nodesInside(cloth, c, workers) + edgesThroughCloth(cloth, edges_, tree_);
   }
   return count;
 }
@@ -153,47 +181,51 @@ int ContactAudit::colliderPenetrations(const Cloth& cloth, std::span<const Colli
 // A mesh's edges through the cloth's triangles, each cloth triangle against the mesh triangles near it
 // through the mesh's own tree (in the mesh's coordinates: the placement keeps crossings). Walking the
 // mesh's edges through the cloth's tree instead took 50 ms a step on a 113,000-edge mesh.
-int ContactAudit::meshEdgesThroughCloth(const Cloth& cloth, const Collider& collider) {
+int ContactAudit::meshEdgesThroughCloth(const Cloth& cloth, const Collider& collider, Workers* workers) {
   const CollisionMesh& mesh = *collider.mesh;
   auto [owners, added] = edgeOwners_.try_emplace(collider.mesh);
   if (added) owners->second = edgeOwners(mesh.mesh());
   const std::vector<std::uint8_t>& owns = owners->second;
   const TriangleMesh& m = mesh.mesh();
-  int pierced = 0;
-  for (const Triangle& t : cloth.triangles) {
-    Vec3 q[3];
-    Aabb box;
-    for (int k = 0; k < 3; ++k) box.grow(q[k] = collider.placement.unapply(cloth.x[t.v[k]]));
-    if (!box.overlaps(mesh.bounds())) continue;
-    near_.clear();
-    mesh.trianglesNear(box, near_);
-    for (int f : near_)
-      for (int k = 0; k < 3; ++k) {
-        if (!owns[3 * static_cast<std::size_t>(f) + k]) continue;
-        const Triangle& tri = m.triangles[f];
-        if (crosses({m.vertices[tri.v[k]], m.vertices[tri.v[(k + 1) % 3]]}, q[0], q[1], q[2])) ++pierced;
-      }
-  }
-  return pierced;
+  return countOver(workers, cloth.triangles.size(), [&](std::size_t first, std::size_t last) {
+    std::vector<int> near;  // mesh triangles near a cloth triangle
+    int pierced = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      const Triangle& t = cloth.triangles[i];
+      Vec3 q[3];
+      Aabb box;
+      for (int k = 0; k < 3; ++k) box.grow(q[k] = collider.placement.unapply(cloth.x[t.v[k]]));
+      if (!box.overlaps(mesh.bounds())) continue;
+      near.clear();
+      mesh.trianglesNear(box, near);
+      for (int f : near)
+        for (int k = 0; k < 3; ++k) {
+          if (!owns[3 * static_cast<std::size_t>(f) + k]) continue;
+          const Triangle& tri = m.triangles[f];
+          pierced += crosses({m.vertices[tri.v[k]], m.vertices[tri.v[(k + 1) % 3]]}, q[0], q[1], q[2]);
+        }
+    }
+    return pierced;
+  });
 }
 
 // Nodes more than kPenetrationTolerance inside a mesh, by its winding number within kReach of its
 // surface. The pseudo-normal side of the closest point is exact for one closed surface only; where a
 // mesh's parts run into each other it is wrong both ways (the Spider: a node 1 cm beside a leg
 // "inside", points 1.5 cm deep in its body "outside").
-int ContactAudit::nodesInsideMesh(const Cloth& cloth, const Collider& collider) {
+int ContactAudit::nodesInsideMesh(const Cloth& cloth, const Collider& collider, Workers* workers) {
   constexpr Real kInside = 0.5;  // winding number: 1 inside, 0 outside (either sign: orientation)
   MeshSides& sides = sides_[collider.mesh];
   if (sides.nodes.size() != cloth.nodeCount() || !sameShape(sides.placement, collider.placement)) {
     sides.nodes.assign(cloth.nodeCount(), NodeSide{});
     sides.placement = collider.placement;
   }
-  int count = 0;
   const Aabb near = colliderBounds(collider, kPenetrationTolerance);
   const CollisionMesh& mesh = *collider.mesh;
-  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
+  // Each node reads and writes its own side alone.
+  const auto inside = [&](std::size_t i) {
     const Vec3& x = cloth.x[i];
-    if (cloth.kind[i] == NodeKind::Pinned || !near.contains(x)) continue;
+    if (cloth.kind[i] == NodeKind::Pinned || !near.contains(x)) return false;
     const Vec3 local = collider.placement.unapply(x);  // a moving mesh: where it is as the mesh sees it
     NodeSide& side = sides.nodes[i];
     if (side.known && glm::length(local - side.at) * collider.placement.scale >= side.clear) {
@@ -202,28 +234,33 @@ int ContactAudit::nodesInsideMesh(const Cloth& cloth, const Collider& collider) 
       else
         side = {local, 0, true, side.inside};
     }
-    if (side.known && !side.inside) continue;  // outside, and no surface crossed since
+    if (side.known && !side.inside) return false;  // outside, and no surface crossed since
     const Real clear = std::abs(closestSurface(collider, x, kReach).distance);
-    if (!(clear > kPenetrationTolerance && clear < kReach)) continue;  // on the surface, or far from it
+    if (!(clear > kPenetrationTolerance && clear < kReach)) return false;  // on the surface, or far from it
     if (!side.known) {
       const Real w = mesh.windingNumber(local);
       side.inside = std::abs(w) >= kInside;
     }
     side = {local, clear, true, side.inside};
-    count += side.inside ? 1 : 0;
-  }
-  return count;
+    return side.inside;
+  };
+  return countOver(workers, cloth.nodeCount(), [&](std::size_t first, std::size_t last) {
+    int count = 0;
+    for (std::size_t i = first; i < last; ++i) count += inside(i);
+    return count;
+  });
 }
 
-ContactFailures ContactAudit::measure(const Cloth& cloth, std::span<const Collider> colliders) {
+ContactFailures ContactAudit::measure(const Cloth& cloth, std::span<const Collider> colliders,
+                                      Workers* workers) {
   if (builtFor_ != cloth.triangles.size()) {
     tree_.build(cloth.x, cloth.triangles);
     builtFor_ = cloth.triangles.size();
   }
-  tree_.refit(cloth.x);
+  tree_.refit(cloth.x, 0, workers);
   // A flat patch does not pass through itself (normal_cone.h): the count leaves those pairs out.
-  tree_.refitCones(cloth.x, cloth.x, cloth.triangles, kFlatPatchHalfAngle);
-  return {countSelfIntersections(cloth, tree_), colliderPenetrations(cloth, colliders)};
+  tree_.refitCones(cloth.x, cloth.x, cloth.triangles, kFlatPatchHalfAngle, workers);
+  return {countSelfIntersections(cloth, tree_, workers), colliderPenetrations(cloth, colliders, workers)};
 }
 
 }  // namespace cloth::sim

@@ -65,11 +65,17 @@ void springStrains(const Cloth& cloth, std::vector<Real>& strain) {
 
 std::optional<Real> minColliderClearance(const Cloth& cloth, std::span<const Collider> colliders) {
   if (colliders.empty()) return std::nullopt;
+  // A mesh's closest point within 1 m searches most of the mesh, for every node (a tenth of a short
+  // --stats run on the Wuson). Most runs end with the cloth near a collider: a short reach finds the
+  // nearest node then, and any nearer one too; the long reach only when no node is within the short.
   Real clearance = std::numeric_limits<Real>::infinity();
-  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
-    if (cloth.kind[i] != NodeKind::Free) continue;
-    for (const Collider& c : colliders)
-      clearance = std::min(clearance, closestSurface(c, cloth.x[i]).distance);
+  for (const Real reach : {0.05, 1.0}) {
+    for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
+      if (cloth.kind[i] != NodeKind::Free) continue;
+      for (const Collider& c : colliders)
+        clearance = std::min(clearance, closestSurface(c, cloth.x[i], reach).distance);
+    }
+    if (clearance <= reach) break;
   }
   return clearance;
 }

@@ -146,4 +146,40 @@ TEST_CASE("intersections: the tree's count equals a count over every pair, on a 
   tree.build(cloth.x, cloth.triangles);
   tree.refit(cloth.x);
   CHECK(countSelfIntersections(cloth, tree) == brute);
+  // Split over threads: the same count, and the pieces visit selfOverlaps' pairs in its order.
+  for (int threads : {1, 2, 3}) {
+    Workers workers(threads);
+    ContactAudit split;
+    CHECK(split.measure(cloth, {}, &workers).selfIntersections == brute);
+    CHECK(countSelfIntersections(cloth, tree, &workers) == brute);
+  }
+  std::vector<std::pair<int, int>> whole, pieced;
+  tree.selfOverlaps([&](int i, int j) { whole.emplace_back(i, j); });
+  for (std::size_t atLeast : {1, 5, 64, 100000}) {
+    std::vector<AabbTree::OverlapPiece> pieces;
+    tree.selfOverlapPieces(atLeast, pieces);
+    if (atLeast > 1) CHECK(pieces.size() > 1);
+    pieced.clear();
+    for (const AabbTree::OverlapPiece& piece : pieces)
+      tree.selfOverlapsOf(piece, [&](int i, int j) { pieced.emplace_back(i, j); });
+    CHECK(pieced == whole);
+  }
+}
+
+TEST_CASE("intersections: collider counts split over threads give the serial ones") {
+  GridSpec spec = GridSpec::fromSpacing(21, 21, 0.05);
+  spec.orientation = Orientation::Horizontal;
+  Cloth cloth = buildGrid(spec, 0.004);
+  const Vec3 mid(0.5, 0, 0.5);
+  for (Vec3& x : cloth.x) x.y = 0.3 * std::sin(7 * x.x) * std::cos(5 * x.z);  // waves through both
+  Collider ballMesh = Collider::meshOf(std::make_shared<const CollisionMesh>(makeIcosphere(0.25, 3)));
+  ballMesh.placement.origin = mid + Vec3(-0.3, 0, 0);
+  const std::vector<Collider> colliders{Collider::sphere(mid, 0.25), ballMesh,
+                                        Collider::box(mid + Vec3(0.3, 0, 0), Vec3(0.1, 0.2, 0.1))};
+  const int serial = ContactAudit().measure(cloth, colliders).colliderPenetrations;
+  REQUIRE(serial > 20);
+  for (int threads : {2, 3}) {
+    Workers workers(threads);
+    CHECK(ContactAudit().measure(cloth, colliders, &workers).colliderPenetrations == serial);
+  }
 }

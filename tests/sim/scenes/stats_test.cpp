@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "cloth/sim/collision/collision_mesh.h"
+#include "cloth/sim/collision/mesh_shapes.h"
 #include "cloth/sim/grid.h"
 #include "cloth/sim/scenes/stats.h"
 #include "test_helpers.h"
@@ -23,4 +25,17 @@ TEST_CASE("stats: energies, strain and clearance of a known state") {
   CHECK(isFinite(c));
   c.x[1].y = std::numeric_limits<Real>::quiet_NaN();
   CHECK_FALSE(isFinite(c));
+}
+
+TEST_CASE("stats: the clearance from a mesh, near it and far from it") {
+  // A 0.2 m ball as a mesh; one node at 1 cm from it and one at 0.3 m: 1 cm. Without the near one,
+  // 0.3 m (past the short reach asked first); with every node beyond the long reach, none found.
+  Cloth c = test::twoMasses(2.0, Vec3(0, 0.21, 0), Vec3(0, 0.5, 0), 0.29);
+  const std::vector<Collider> ball{
+      Collider::meshOf(std::make_shared<const CollisionMesh>(makeIcosphere(0.2, 4)))};
+  CHECK(*minColliderClearance(c, ball) == Approx(0.01).margin(1e-3));
+  c.kind[0] = NodeKind::Pinned;  // only free nodes count
+  CHECK(*minColliderClearance(c, ball) == Approx(0.3).margin(1e-3));
+  c.x[1] = Vec3(0, 2, 0);
+  CHECK(std::isinf(*minColliderClearance(c, ball)));
 }

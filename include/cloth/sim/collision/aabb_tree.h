@@ -66,6 +66,15 @@ class AabbTree {
   /// a query per triangle.
   void selfOverlaps(const std::function<void(int, int)>& visit) const;
 
+  /// A piece of selfOverlaps' walk: the pairs within tree node a (a == b), or across nodes a and b.
+  struct OverlapPiece {
+    std::int32_t a = 0, b = 0;
+  };
+  /// selfOverlaps cut into pieces for the threads (about `atLeast`, fewer where the tree is shallow):
+  /// selfOverlapsOf each piece, in order, visits the same pairs in the same order as selfOverlaps.
+  void selfOverlapPieces(std::size_t atLeast, std::vector<OverlapPiece>& out) const;
+  void selfOverlapsOf(const OverlapPiece& piece, const std::function<void(int, int)>& visit) const;
+
   /// How many nodes the last refitCones found flat (for tests and benchmarks).
   int flatNodeCount() const;
 

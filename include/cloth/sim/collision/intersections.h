@@ -12,6 +12,7 @@
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb_tree.h"
 #include "cloth/sim/collision/collider.h"
+#include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
 
@@ -33,8 +34,9 @@ bool trianglesIntersect(const Vec3 (&t)[3], const Vec3 (&u)[3]);
 
 /// Pairs of the cloth's triangles that intersect and share no node. `tree` must have been refit at
 /// cloth.x (any margin); after refitCones at cloth.x, pairs within a flat patch are left out (they
-/// cannot intersect). One walk of the tree against itself (AabbTree::selfOverlaps).
-int countSelfIntersections(const Cloth& cloth, const AabbTree& tree);
+/// cannot intersect). One walk of the tree against itself (AabbTree::selfOverlaps), its pieces split
+/// over `workers` (null: the caller's thread): the same count on any thread count.
+int countSelfIntersections(const Cloth& cloth, const AabbTree& tree, Workers* workers = nullptr);
 
 /// The collider's edges in the world: a box's twelve, a mesh's (each once); none for smooth shapes.
 void colliderEdges(const Collider& collider, std::vector<Segment>& out);
@@ -51,7 +53,10 @@ struct ContactFailures {
 /// rebuilt when the triangle count changes).
 class ContactAudit {
  public:
-  ContactFailures measure(const Cloth& cloth, std::span<const Collider> colliders);
+  /// The counts, their loops split over `workers` (a simulation's, between its steps; null: the caller's
+  /// thread alone): the same counts on any thread count.
+  ContactFailures measure(const Cloth& cloth, std::span<const Collider> colliders,
+                          Workers* workers = nullptr);
 
  private:
   /// Which side of a mesh a node was found on, by winding number, where, and how far from the surface
@@ -69,9 +74,9 @@ class ContactAudit {
     std::vector<NodeSide> nodes;
   };
 
-  int colliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders);
-  int nodesInsideMesh(const Cloth& cloth, const Collider& collider);
-  int meshEdgesThroughCloth(const Cloth& cloth, const Collider& collider);
+  int colliderPenetrations(const Cloth& cloth, std::span<const Collider> colliders, Workers* workers);
+  int nodesInsideMesh(const Cloth& cloth, const Collider& collider, Workers* workers);
+  int meshEdgesThroughCloth(const Cloth& cloth, const Collider& collider, Workers* workers);
 
   AabbTree tree_;
   std::size_t builtFor_ = static_cast<std::size_t>(-1);
@@ -79,7 +84,6 @@ class ContactAudit {
   /// with the first triangle on it). Held: no reuse.
   std::map<std::shared_ptr<const CollisionMesh>, std::vector<std::uint8_t>> edgeOwners_;
   std::vector<Segment> edges_;  ///< an analytic collider's, in the world
-  std::vector<int> near_;       ///< mesh triangles near a cloth triangle
   std::map<std::shared_ptr<const CollisionMesh>, MeshSides> sides_;
 };
 
