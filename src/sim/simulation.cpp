@@ -271,7 +271,7 @@ bool Simulation::limitStretchOfPositions(int passes, bool mayProject) {
   bool leftOver = false;
   if (m.tethers) {
     tethers_.update(cloth_);
-    report_.tetherMoves += tethers_.enforce(cloth_.x, m.tau, contactNormal_);
+    report_.tetherMoves += tethers_.enforce(cloth_.x, m.tau, contactNormal_, &workers_);
   }
   if (m.provotPasses > 0) {
     if (cloth_.kind != provotListFor_ || m.provotOutward != provotListOutward_) {

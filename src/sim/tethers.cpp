@@ -1,6 +1,7 @@
 #include "cloth/sim/tethers.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include <glm/geometric.hpp>
 
@@ -31,15 +32,27 @@ void Tethers::update(const Cloth& cloth) {
   }
 }
 
-int Tethers::enforce(std::span<Vec3> x, Real tau, std::span<const Vec3> contactNormal) const {
-  int moves = 0;
-  for (const Tether& t : tethers_) {
-    const Vec3 d = x[t.node] - x[t.anchor];
-    const Real limit = (1 + tau) * t.rest, len2 = glm::dot(d, d);
-    if (len2 <= limit * limit) continue;
-    moveOutsideColliders(x, t.node, d * (limit / std::sqrt(len2) - 1), contactNormal);
-    ++moves;
-  }
+int Tethers::enforce(std::span<Vec3> x, Real tau, std::span<const Vec3> contactNormal,
+                     Workers* workers) const {
+  // The tethers are stored node by node (update), their anchors kinematic: a piece that starts and ends
+  // between two nodes' tethers moves its nodes alone, in the serial order.
+  const auto atNodeStart = [&](std::size_t i) {
+    while (i > 0 && i < tethers_.size() && tethers_[i].node == tethers_[i - 1].node) ++i;
+    return i;
+  };
+  std::atomic<int> moves = 0;
+  parallelFor(workers, tethers_.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
+    int moved = 0;
+    for (std::size_t i = atNodeStart(first); i < atNodeStart(last); ++i) {
+      const Tether& t = tethers_[i];
+      const Vec3 d = x[t.node] - x[t.anchor];
+      const Real limit = (1 + tau) * t.rest, len2 = glm::dot(d, d);
+      if (len2 <= limit * limit) continue;
+      moveOutsideColliders(x, t.node, d * (limit / std::sqrt(len2) - 1), contactNormal);
+      ++moved;
+    }
+    moves += moved;
+  });
   return moves;
 }
 

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <random>
+
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/grid.h"
@@ -75,5 +77,27 @@ TEST_CASE("tethers: with them a dragged corner pulls the cloth along instead of 
     INFO("tethers " << k.tethers << ", self-collision " << k.selfCollision << ": worst strain " << worst);
     CHECK(worst <= k.worstAllowed);
     CHECK(worst >= k.worstAtLeast);  // without tethers a sliver trails to the cursor
+  }
+}
+
+TEST_CASE("tethers: split over threads, the nodes end where one thread puts them") {
+  // 99 x 100 free nodes, four tethers each: pieces of the loop start in the middle of a node's tethers
+  // unless they are moved to a node's first.
+  Cloth c = buildGrid(GridSpec::fromSpacing(100, 100, 0.01), 0.01);
+  for (int j = 0; j < 100; ++j) c.kind[c.index(0, j)] = NodeKind::Pinned;
+  Tethers t;
+  t.update(c);
+  REQUIRE(t.tethers().size() > 3 * 4096);
+  std::mt19937 random(3);
+  std::uniform_real_distribution<Real> stretch(1.0, 1.4);
+  for (Vec3& x : c.x) x *= stretch(random);
+  std::vector<Vec3> serial = c.x;
+  const int moves = t.enforce(serial, 0.1);
+  REQUIRE(moves > 1000);
+  for (int threads : {2, 3}) {
+    Workers workers(threads);
+    std::vector<Vec3> split = c.x;
+    CHECK(t.enforce(split, 0.1, {}, &workers) == moves);
+    CHECK(split == serial);
   }
 }

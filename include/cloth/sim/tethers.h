@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cloth/sim/cloth.h"
+#include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
 
@@ -29,8 +30,10 @@ class Tethers {
 
   /// Moves each free node that lies farther than (1 + tau) rest from an anchor onto that sphere, never
   /// into a collider it rests on (contactNormal as for limitStretch in provot.h). Returns the number of
-  /// moves.
-  int enforce(std::span<Vec3> x, Real tau, std::span<const Vec3> contactNormal = {}) const;
+  /// moves. A node's tethers move that node alone, so the nodes are split over `workers` (null: the
+  /// caller's thread): the same result on any thread count.
+  int enforce(std::span<Vec3> x, Real tau, std::span<const Vec3> contactNormal = {},
+              Workers* workers = nullptr) const;
 
   std::span<const Tether> tethers() const { return tethers_; }
 
