@@ -93,20 +93,26 @@ inline constexpr std::size_t kMeshQueryGrain = 256;
 /// Indices per block of parallelSum: a sum over fewer is a plain serial sum.
 inline constexpr std::size_t kSumBlock = 4096;
 
-/// The sum of term(begin, end) over consecutive blocks of kSumBlock indices covering [0, count),
-/// added in block order: the same number on any thread count.
+/// The sum of term(begin, end) over consecutive blocks of `block` indices covering [0, count), added
+/// in block order: the same number on any thread count. A term dearer than arithmetic (a mesh query
+/// an index) pays a thread from smaller blocks (kMeshQueryGrain).
 template <class Term>
-Real parallelSum(Workers* workers, std::size_t count, Term&& term) {
-  const std::size_t blocks = (count + kSumBlock - 1) / kSumBlock;
+Real parallelSum(Workers* workers, std::size_t count, std::size_t block, Term&& term) {
+  const std::size_t blocks = (count + block - 1) / block;
   if (blocks <= 1) return count > 0 ? term(std::size_t(0), count) : Real(0);
   std::vector<Real> partial(blocks);
   parallelFor(workers, blocks, 1, [&](std::size_t first, std::size_t last) {
-    for (std::size_t b = first; b < last; ++b)
-      partial[b] = term(b * kSumBlock, std::min(count, (b + 1) * kSumBlock));
+    for (std::size_t b = first; b < last; ++b) partial[b] = term(b * block, std::min(count, (b + 1) * block));
   });
   Real sum = 0;
   for (Real p : partial) sum += p;
   return sum;
+}
+
+/// parallelSum over blocks of kSumBlock.
+template <class Term>
+Real parallelSum(Workers* workers, std::size_t count, Term&& term) {
+  return parallelSum(workers, count, kSumBlock, term);
 }
 
 }  // namespace cloth::sim

@@ -23,19 +23,13 @@ void corners(const Cloth& c, const Triangle& t, Vec3 (&p)[3]) {
   for (int k = 0; k < 3; ++k) p[k] = c.x[t.v[k]];
 }
 
-// The sum of count(first, last) over blocks of [0, n), the blocks split over the workers: an integer
-// sum, the same on any split.
+// The number of items of [0, n) count(first, last) finds in its block, the blocks (of a few mesh
+// queries' worth) split over the workers: the same count on any split (parallelSum).
 template <class Count>
 int countOver(Workers* workers, std::size_t n, Count count) {
-  constexpr std::size_t kBlock = 256;
-  const std::size_t blocks = (n + kBlock - 1) / kBlock;
-  std::vector<int> sums(blocks, 0);
-  parallelFor(workers, blocks, 1, [&](std::size_t first, std::size_t last) {
-    for (std::size_t b = first; b < last; ++b) sums[b] = count(b * kBlock, std::min(n, (b + 1) * kBlock));
-  });
-  int total = 0;
-  for (int v : sums) total += v;
-  return total;
+  return static_cast<int>(parallelSum(workers, n, kMeshQueryGrain, [&](std::size_t first, std::size_t last) {
+    return Real(count(first, last));
+  }));
 }
 
 Aabb segmentBounds(const Segment& s) {
