@@ -457,22 +457,37 @@ int Simulation::collideWithShape(std::size_t index, Friction friction) {
     std::fill(visitStamp_.begin(), visitStamp_.end(), 0u);
     stamp_ = 1;
   }
-  int pushed = 0;
+  std::size_t unique = 0;  // a node of several leaves comes more than once: kept once
   for (NodeIndex n : candidates_) {
     if (visitStamp_[n] == stamp_ || !cloth_.collides(n)) continue;
     visitStamp_[n] = stamp_;
-    // Only the step's own motion is a path: later passes move nodes round the collider (the stretch
-    // limit, never into it), and a straight line from the start would undo that (strain 1.5 at the hit).
-    if (moved && friction == Friction::On) sweepNode(n, collider, seenStart[n], offset);
-    const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
-    if (!respond(n, s, friction == Friction::On ? collider.frictionWith(c) : 0, offset, seenStart[n])) {
-      if (s.distance < restingReach(offset)) noteContact(n, s.normal, collider.frictionWith(c), seenStart[n]);
-      continue;
-    }
-    ++report_.colliderContacts;
-    noteContact(n, s.normal, collider.frictionWith(c), seenStart[n]);
-    pushed += s.distance < offset - kMovedByContact ? 1 : 0;
+    candidates_[unique++] = n;
   }
+  candidates_.resize(unique);
+  // A node's contact reads and writes its own state alone: the nodes split over the threads.
+  constexpr std::size_t kShapeContactGrain = 256;
+  std::atomic<int> pushed = 0, contacts = 0;
+  parallelFor(&workers_, candidates_.size(), kShapeContactGrain, [&](std::size_t first, std::size_t last) {
+    int piecePushed = 0, pieceContacts = 0;
+    for (std::size_t k = first; k < last; ++k) {
+      const NodeIndex n = candidates_[k];
+      // Only the step's own motion is a path: later passes move nodes round the collider (the stretch
+      // limit, never into it), and a straight line from the start would undo that (strain 1.5 at the hit).
+      if (moved && friction == Friction::On) sweepNode(n, collider, seenStart[n], offset);
+      const SurfacePoint s = closestSurface(collider, cloth_.x[n]);
+      if (!respond(n, s, friction == Friction::On ? collider.frictionWith(c) : 0, offset, seenStart[n])) {
+        if (s.distance < restingReach(offset))
+          noteContact(n, s.normal, collider.frictionWith(c), seenStart[n]);
+        continue;
+      }
+      ++pieceContacts;
+      noteContact(n, s.normal, collider.frictionWith(c), seenStart[n]);
+      piecePushed += s.distance < offset - kMovedByContact ? 1 : 0;
+    }
+    pushed += piecePushed;
+    contacts += pieceContacts;
+  });
+  report_.colliderContacts += contacts;
   return pushed;
 }
 

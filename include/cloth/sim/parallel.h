@@ -83,15 +83,16 @@ void parallelFor(Workers* workers, std::size_t count, std::size_t grain, Body&& 
 }
 
 /// Loop grain for per-node and per-spring loops: a piece of fewer items is not worth a thread of its
-/// own (loops split from 2 x 4,096 items: not at 32^2 nodes, at 100^2).
-inline constexpr std::size_t kNodeGrain = 4096;
+/// own (loops split from 2 x 1,024 items: not at 32^2 nodes, at 48^2). From 2 x 4,096, the 64^2
+/// ball's whole solve ran on one thread, 45 % of its step's wall time serial (perf, 2 threads).
+inline constexpr std::size_t kNodeGrain = 1024;
 
 /// Loop grain for loops that query a mesh collider per item (a walk of its tree, then triangles): a
 /// few hundred such queries are worth a thread.
 inline constexpr std::size_t kMeshQueryGrain = 256;
 
-/// Indices per block of parallelSum: a sum over fewer is a plain serial sum.
-inline constexpr std::size_t kSumBlock = 4096;
+/// Indices per block of parallelSum: a sum over fewer is a plain serial sum (as kNodeGrain).
+inline constexpr std::size_t kSumBlock = 1024;
 
 /// The sum of term(begin, end) over consecutive blocks of `block` indices covering [0, count), added
 /// in block order: the same number on any thread count. A term dearer than arithmetic (a mesh query

@@ -36,8 +36,9 @@ Real residual(const SparseMatrix& a, std::span<const Vec3> b, std::span<const Ve
 void gaussSeidel(const SparseMatrix& a, std::span<const Real> inverseDiagonal, std::span<const Vec3> b,
                  std::span<Vec3> x, bool forward);
 
-/// Rows per block of blockGaussSeidel: a matrix of at most this many rows is one block.
-inline constexpr int kGaussSeidelBlock = 4096;
+/// Rows per block of blockGaussSeidel: a matrix of at most this many rows is one block (a 32^2
+/// grid's; with 4,096 the 64^2 grid's smoothing ran on one thread).
+inline constexpr int kGaussSeidelBlock = 1024;
 
 /// The Gauss-Seidel sweep above within fixed blocks of kGaussSeidelBlock consecutive rows, and a
 /// Jacobi step between them: a row reads the newest x of its own block and, of the others, x as it
