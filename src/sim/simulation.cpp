@@ -416,6 +416,7 @@ void Simulation::collideWithSelf(Real h) {
     // The stretch limit follows what the pushes moved (a crumpled cloth kept a push's 0.121 without).
     if (round > 0 || pushed > 0) limitStretchAgainstContacts(h);
     s.holdAtContacts = round + 1 == kSelfImpactRounds;  // what the last round leaves, no collide follows
+    s.continues = round > 0;                            // from the pairs the round before listed
     const SelfImpactReport r =
         resolveSelfImpacts(cloth_, xStart_, clothEdges_, contactNormal_, s, tree_, impactScratch_, &workers_);
     report_.selfImpacts += r.impacts;

@@ -474,15 +474,25 @@ SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, 
   scratch.held.assign(n, 0);
   scratch.movedNow.assign(n, 0);
   scratch.movedBefore.assign(n, 0);
-  scratch.drift.assign(n, 0);
+  // A later round starts from the pairs the last one left, each node drifted by its move since.
+  const bool continues = settings.continues && scratch.listed && scratch.xLeft.size() == n &&
+                         scratch.drift.size() == n && scratch.pairs.size() == scratch.newPairs.size();
+  if (continues) {
+    for (std::size_t i = 0; i < n; ++i) scratch.drift[i] += glm::length(cloth.x[i] - scratch.xLeft[i]);
+  } else {
+    scratch.drift.assign(n, 0);
+  }
+  scratch.listed = false;
   Pass p{cloth, xStart, contactNormal, settings, scratch, report};
-  bool refind = false;  // nodes moved far enough since the last search to meet pairs it did not list
+  // Nodes moved far enough since the last search to meet pairs it did not list.
+  bool refind =
+      continues && *std::max_element(scratch.drift.begin(), scratch.drift.end()) > 0.5 * settings.reach;
   scratch.zones.reset(n);
   scratch.xZone.resize(n);
   for (int pass = 0; pass < settings.passes + settings.zonePasses + kMaxHoldRounds; ++pass) {
-    const bool found = pass == 0 ? p.findPairs(tree, edges, settings.reach, workers)
-                       : refind  ? p.refindMoved(tree, edges, settings.reach, workers)
-                                 : true;
+    const bool found = pass == 0 && !continues ? p.findPairs(tree, edges, settings.reach, workers)
+                       : refind                ? p.refindMoved(tree, edges, settings.reach, workers)
+                                               : true;
     if (!found) {
       p.holdAll();
       report.overflowed = true;
@@ -502,6 +512,8 @@ SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, 
   }
   if (report.heldNodes == 0) report.zoneNodes = static_cast<int>(scratch.zones.nodeCount());
   updateVelocities(cloth, scratch, settings.h);
+  scratch.xLeft = cloth.x;
+  scratch.listed = !report.overflowed;
   return report;
 }
 

@@ -78,6 +78,34 @@ TEST_CASE("self_impacts: a node carried through the cloth in one step stops on t
   }
 }
 
+TEST_CASE("self_impacts: a later round starts from the last round's pairs and still stops what crosses") {
+  // Between rounds the stretch limit moves nodes. A node left 1 mm above the sheet (its pair with the
+  // sheet listed), then moved 1.5 mm through it: less than half the reach, the listed pair is tested
+  // again without a search. One left 10 mm above (too far to be listed), then moved 12 mm through:
+  // past half the reach, the node is searched again. Either way it ends on its side.
+  for (const auto& [left, moved] : {std::pair{0.001, -0.0015}, std::pair{0.01, -0.012}}) {
+    INFO("left at y = " << left << ", moved to " << left + moved);
+    Cloth c = sheetWithNodeAbove(Vec3(0.07, 0.02, 0.06));
+    const std::vector<Vec3> start = c.x;
+    c.x.back().y = left;
+    AabbTree tree;
+    tree.build(c.x, c.triangles);
+    SelfImpactScratch scratch;
+    const ClothEdges edges = clothEdges(c);
+    const SelfImpactReport first = resolveSelfImpacts(c, start, edges, {}, kSettings, tree, scratch);
+    CHECK(first.impacts == 0);
+    CHECK(scratch.listed);
+    c.x.back().y += moved;
+    REQUIRE(heightAboveSheet(c) < 0);
+    SelfImpactSettings later = kSettings;
+    later.continues = true;
+    const SelfImpactReport r = resolveSelfImpacts(c, start, edges, {}, later, tree, scratch);
+    CHECK(r.impacts >= 1);
+    CHECK(r.settled);
+    CHECK(heightAboveSheet(c) > 0);
+  }
+}
+
 TEST_CASE("self_impacts: against a pinned sheet only the node moves, and it stops going through") {
   Cloth c = sheetWithNodeAbove(Vec3(0.07, 0.02, 0.06));
   for (std::size_t i = 0; i + 1 < c.nodeCount(); ++i) c.kind[i] = NodeKind::Pinned;

@@ -33,6 +33,10 @@ struct SelfImpactSettings {
   /// longer than (1 + tau) L, and longer than at the step's start, are held too. Negative: none are.
   Real tau = -1;
   Real h = 0;  ///< s: the step, for the velocity that follows a node's move
+  /// An earlier call in this step (the same xStart, the same scratch) left its pairs: start from them,
+  /// a node counted as drifted by how far it moved since, searching again only where that is past
+  /// half the reach (the stretch limit between rounds moves few nodes, and those little).
+  bool continues = false;
 };
 
 struct SelfImpactReport {
@@ -58,6 +62,8 @@ struct SelfImpactScratch {
   std::vector<Vec3> xZone;  ///< positions before a zone pass moved them
   std::vector<std::uint8_t> held;
   std::vector<Aabb> triangleBoxes, edgeBoxes;  ///< swept, grown by half the reach, for the first search
+  std::vector<Vec3> xLeft;                     ///< where the last call left the nodes
+  bool listed = false;  ///< the last call's pairs held every pair near the step (no overflow)
   ImpactZones zones;
 };
 
