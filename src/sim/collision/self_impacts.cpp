@@ -475,7 +475,7 @@ SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, 
   scratch.movedNow.assign(n, 0);
   scratch.movedBefore.assign(n, 0);
   // A later round starts from the pairs the last one left, each node drifted by its move since.
-  const bool continues = settings.continues && scratch.listed && scratch.xLeft.size() == n &&
+  const bool continues = settings.continues && scratch.listed && n > 0 && scratch.xLeft.size() == n &&
                          scratch.drift.size() == n && scratch.pairs.size() == scratch.newPairs.size();
   if (continues) {
     for (std::size_t i = 0; i < n; ++i) scratch.drift[i] += glm::length(cloth.x[i] - scratch.xLeft[i]);
