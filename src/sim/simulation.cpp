@@ -8,7 +8,6 @@
 #include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
 
-#include "cloth/sim/collision/normal_cone.h"
 #include "cloth/sim/guard.h"
 #include "cloth/sim/provot.h"
 #include "cloth/sim/solve/explicit_euler.h"
@@ -393,10 +392,13 @@ void Simulation::restOnLastTouches(Real h) {
 // made sure to be free of the cloth passing through itself (self_impacts.h).
 void Simulation::collideWithSelf(Real h) {
   const Real thickness = selfContactThickness(params_.collision.thickness, keySpacing(cloth_));
-  refitTree(0);
-  tree_.refitCones(cloth_.x, cloth_.x, cloth_.triangles, kFlatPatchHalfAngle, &workers_);
-  const int pushed = resolveSelfCollisions(cloth_, xStart_, tree_, clothEdges_, thickness, contactNormal_,
-                                           selfScratch_, &workers_);
+  // One broad phase for both passes (self_pairs.h): the pairs near the step's paths hold every pair in
+  // proximity at its end, and the continuous pass starts from them, searching again only where the
+  // pushes and the stretch limit moved nodes past half the reach.
+  SelfPairList& near = impactScratch_.list;
+  findSelfPairs(cloth_, xStart_, clothEdges_, thickness, tree_, near, &workers_);
+  const int pushed =
+      resolveSelfCollisions(cloth_, xStart_, near.pairs, thickness, contactNormal_, selfScratch_, &workers_);
   report_.selfContacts += pushed;
   if (!colliders_.empty()) collide(Friction::Off);
   if (impactsBackedOff_ > 0) {  // backOffIfStuck
@@ -416,7 +418,7 @@ void Simulation::collideWithSelf(Real h) {
     // The stretch limit follows what the pushes moved (a crumpled cloth kept a push's 0.121 without).
     if (round > 0 || pushed > 0) limitStretchAgainstContacts(h);
     s.holdAtContacts = round + 1 == kSelfImpactRounds;  // what the last round leaves, no collide follows
-    s.continues = round > 0;                            // from the pairs the round before listed
+    s.continues = true;                                 // from the pairs listed above, or by the round before
     const SelfImpactReport r =
         resolveSelfImpacts(cloth_, xStart_, clothEdges_, contactNormal_, s, tree_, impactScratch_, &workers_);
     report_.selfImpacts += r.impacts;

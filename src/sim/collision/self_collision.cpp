@@ -7,21 +7,11 @@
 
 #include <glm/geometric.hpp>
 
+#include "cloth/sim/collision/aabb.h"
 #include "cloth/sim/collision/point_move.h"
 
 namespace cloth::sim {
 namespace {
-
-bool hasCorner(const Triangle& t, NodeIndex n) {
-  return t.v[0] == n || t.v[1] == n || t.v[2] == n;
-}
-
-// Where the nodes are, as a box grown by the thickness.
-Aabb boxAround(const Cloth& c, std::initializer_list<NodeIndex> nodes, Real margin) {
-  Aabb b;
-  for (NodeIndex n : nodes) b.grow(c.x[n]);
-  return b.inflated(margin);
-}
 
 // Whether a cloth point can be moved along `dir`: one of its movable (not pinned) nodes is not resting
 // on a collider that the move would push it into.
@@ -117,11 +107,7 @@ bool respond(Cloth& c, std::span<const Vec3> xStart, std::span<const Vec3> conta
   return pushApart<2, 2>(c, contactNormal, e, {1 - u, u}, f, {1 - w, w}, p->normal, thickness - p->gap);
 }
 
-bool sharesNode(const std::array<NodeIndex, 2>& e, const std::array<NodeIndex, 2>& f) {
-  return e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1];
-}
-
-constexpr std::size_t kBlock = 512;  // nodes per block of the parallel search
+constexpr std::size_t kBlock = 1024;  // candidates per block of the parallel filter
 // Sweeps over the listed pairs: a second one pushes again the pairs that later pushes in the first
 // brought back within the thickness. With one, a cloth crumpled by a dragged corner left five times
 // as many pairs to the continuous pass (self_impacts.h) as the serial search it replaced, which
@@ -130,97 +116,36 @@ constexpr std::size_t kBlock = 512;  // nodes per block of the parallel search
 // 0.16 (pushes there fight the ball's contacts).
 constexpr int kSweeps = 2;
 
-// Reusable per piece of the parallel search.
-struct Search {
-  explicit Search(std::size_t triangles) : stamp(triangles, 0) {}
-  std::vector<int> candidates;
-  std::vector<std::uint32_t> stamp;  // per triangle: `now` while it is a candidate
-  std::uint32_t now = 0;
-};
-
-// Node p against every triangle near it that it is not a corner of, and each edge from p (its lower
-// node, so that every edge is some node's) against the edges after it of the triangles near it: the
-// pairs in proximity now. One tree query covers the node and its edges; the triangles' and edges'
-// boxes come from the scratch's tables (findProximities).
-void nodePairs(const Cloth& c, std::span<const Vec3> xStart, const AabbTree& tree, const ClothEdges& edges,
-               NodeIndex p, Real thickness, const SelfCollisionScratch& boxes, Search& search,
-               std::vector<PairOf>& out) {
-  const std::span<const int> own = edges.edgesFrom(p);
-  Aabb reach;  // the node and its edges
-  reach.grow(c.x[p]);
-  for (int i : own) reach.grow(c.x[edges.nodes[i][1]]);
-  search.candidates.clear();
-  tree.overlapping(reach.inflated(thickness), search.candidates, edges.trianglesAt(p));
-  const Aabb around = boxAround(c, {p}, thickness);
-  for (int t : search.candidates) {
-    const Triangle& tri = c.triangles[t];
-    if (!hasCorner(tri, p) && around.overlaps(boxes.triangleBoxes[t]) &&
-        pointTriangleProximity(c, xStart, p, tri, thickness))
-      out.push_back({{p, tri.v[0], tri.v[1], tri.v[2]}, PairKind::VertexTriangle});
-  }
-  if (own.empty()) return;
-  // Edge pairs (i, j), i from p, j after it, whose boxes meet; an edge of two candidate triangles is
-  // taken from the lower one.
-  if (++search.now == 0) {  // wrapped around: forget every old mark
-    std::fill(search.stamp.begin(), search.stamp.end(), 0u);
-    search.now = 1;
-  }
-  for (int t : search.candidates) search.stamp[t] = search.now;
-  Aabb ownEdges;  // the node's edges' boxes together, grown by the thickness
-  for (int i : own) {
-    ownEdges.grow(boxes.edgeBoxes[i].lo);
-    ownEdges.grow(boxes.edgeBoxes[i].hi);
-  }
-  ownEdges = ownEdges.inflated(thickness);
-  for (int t : search.candidates) {
-    if (!ownEdges.overlaps(boxes.triangleBoxes[t])) continue;  // no edge of it comes near the node's
-    for (int j : edges.ofTriangle[t]) {
-      const std::array<int, 2>& sides = edges.triangles[j];
-      const int other = sides[0] == t ? sides[1] : sides[0];
-      if (other >= 0 && other < t && search.stamp[other] == search.now) continue;
-      const std::array<NodeIndex, 2>& f = edges.nodes[j];
-      for (int i : own) {
-        const std::array<NodeIndex, 2>& e = edges.nodes[i];
-        if (j > i && boxes.edgeBoxes[i].inflated(thickness).overlaps(boxes.edgeBoxes[j]) &&
-            !sharesNode(e, f) && edgeEdgeProximity(c, xStart, e, f, thickness))
-          out.push_back({{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge});
-      }
-    }
-  }
+// Whether the pair's two sides' boxes where the cloth is come within the thickness: most candidates
+// of a moving cloth are near only somewhere along their paths.
+bool boxesNear(const Cloth& c, const PairOf& pair, Real thickness) {
+  const auto& n = pair.nodes;
+  const int split = pair.kind == PairKind::VertexTriangle ? 1 : 2;
+  Aabb a, b;
+  for (int k = 0; k < 4; ++k) (k < split ? a : b).grow(c.x[n[k]]);
+  return a.inflated(thickness).overlaps(b);
 }
 
-// Every triangle's and every edge's box where the cloth is, built once for nodePairs rather than per
-// candidate (as the continuous pass's search does).
-void tableBoxes(const Cloth& c, const ClothEdges& edges, SelfCollisionScratch& scratch, Workers* workers) {
-  scratch.triangleBoxes.resize(c.triangles.size());
-  scratch.edgeBoxes.resize(edges.nodes.size());
-  parallelFor(workers, c.triangles.size(), kBlock, [&](std::size_t first, std::size_t last) {
-    for (std::size_t t = first; t < last; ++t) {
-      const auto& v = c.triangles[t].v;
-      scratch.triangleBoxes[t] = boxAround(c, {v[0], v[1], v[2]}, 0);
-    }
-  });
-  parallelFor(workers, edges.nodes.size(), kBlock, [&](std::size_t first, std::size_t last) {
-    for (std::size_t i = first; i < last; ++i)
-      scratch.edgeBoxes[i] = boxAround(c, {edges.nodes[i][0], edges.nodes[i][1]}, 0);
-  });
+bool inProximity(const Cloth& c, std::span<const Vec3> xStart, const PairOf& pair, Real thickness) {
+  if (!boxesNear(c, pair, thickness)) return false;
+  const auto& n = pair.nodes;
+  if (pair.kind == PairKind::VertexTriangle)
+    return pointTriangleProximity(c, xStart, n[0], Triangle{{n[1], n[2], n[3]}}, thickness).has_value();
+  return edgeEdgeProximity(c, xStart, {n[0], n[1]}, {n[2], n[3]}, thickness).has_value();
 }
 
-// Every pair in proximity at the pass's start, node by node. Blocks of nodes list their pairs apart
-// and are joined in order: the same list on any thread count.
-void findProximities(const Cloth& c, std::span<const Vec3> xStart, const AabbTree& tree,
-                     const ClothEdges& edges, Real thickness, SelfCollisionScratch& scratch,
-                     Workers* workers) {
-  tableBoxes(c, edges, scratch, workers);
-  const std::size_t blocks = (c.nodeCount() + kBlock - 1) / kBlock;
+// The candidates in proximity where the cloth is on entry, in their order: blocks tested apart and
+// joined in order, the same list on any thread count.
+void findProximities(const Cloth& c, std::span<const Vec3> xStart, std::span<const PairOf> candidates,
+                     Real thickness, SelfCollisionScratch& scratch, Workers* workers) {
+  const std::size_t blocks = (candidates.size() + kBlock - 1) / kBlock;
   scratch.blocks.resize(blocks);
   parallelFor(workers, blocks, 1, [&](std::size_t first, std::size_t last) {
-    Search search(c.triangles.size());
     for (std::size_t b = first; b < last; ++b) {
       std::vector<PairOf>& out = scratch.blocks[b];
       out.clear();
-      for (std::size_t i = b * kBlock; i < std::min(c.nodeCount(), (b + 1) * kBlock); ++i)
-        nodePairs(c, xStart, tree, edges, static_cast<NodeIndex>(i), thickness, scratch, search, out);
+      for (std::size_t k = b * kBlock; k < std::min(candidates.size(), (b + 1) * kBlock); ++k)
+        if (inProximity(c, xStart, candidates[k], thickness)) out.push_back(candidates[k]);
     }
   });
   scratch.pairs.clear();
@@ -234,10 +159,10 @@ Real selfContactThickness(Real thickness, Real keySpacing) {
   return keySpacing > 0 ? std::min(thickness, keySpacing / 3) : thickness;
 }
 
-int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, const AabbTree& tree,
-                          const ClothEdges& edges, Real thickness, std::span<const Vec3> contactNormal,
-                          SelfCollisionScratch& scratch, Workers* workers) {
-  findProximities(cloth, xStart, tree, edges, thickness, scratch, workers);
+int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, std::span<const PairOf> candidates,
+                          Real thickness, std::span<const Vec3> contactNormal, SelfCollisionScratch& scratch,
+                          Workers* workers) {
+  findProximities(cloth, xStart, candidates, thickness, scratch, workers);
   scratch.pushed.assign(scratch.pairs.size(), 0);
   for (int sweep = 0; sweep < kSweeps; ++sweep) {
     bool any = false;

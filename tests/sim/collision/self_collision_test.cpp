@@ -8,6 +8,7 @@
 
 #include "cloth/sim/collision/intersections.h"
 #include "cloth/sim/collision/self_collision.h"
+#include "cloth/sim/collision/self_pairs.h"
 #include "cloth/sim/grid.h"
 #include "cloth/sim/guard.h"
 #include "cloth/sim/scenes/scenes.h"
@@ -36,17 +37,23 @@ Cloth sheetWithNodeAbove(const Vec3& node) {
   return c;
 }
 
+// The proximity pass as a step runs it: the step's broad phase (self_pairs.h) lists the candidates.
+int resolve(Cloth& c, std::span<const Vec3> start, Real thickness) {
+  AabbTree tree;
+  tree.build(c.x, c.triangles);
+  SelfPairList near;
+  REQUIRE(findSelfPairs(c, start, clothEdges(c), thickness, tree, near));
+  SelfCollisionScratch scratch;
+  return resolveSelfCollisions(c, start, near.pairs, thickness, {}, scratch);
+}
+
 }  // namespace
 
 TEST_CASE("self_collision: a node closer to the cloth than the thickness is pushed out to it") {
   Cloth c = sheetWithNodeAbove(Vec3(0.07, 0.02, 0.06));
   const std::vector<Vec3> start = c.x;
   c.x.back().y = 0.002;  // came within the thickness of the sheet during the step
-  AabbTree tree;
-  tree.build(c.x, c.triangles);
-  tree.refit(c.x, 0.005);
-  SelfCollisionScratch scratch;
-  const int contacts = resolveSelfCollisions(c, start, tree, clothEdges(c), 0.005, {}, scratch);
+  const int contacts = resolve(c, start, 0.005);
   CHECK(contacts >= 1);
   // The node is back above every triangle by about the thickness (one pass over the contacts, so
   // resolving a neighbouring triangle may take back a little), and no longer approaching.
@@ -66,11 +73,7 @@ TEST_CASE("self_collision: against a pinned sheet the node alone moves, to exact
   for (std::size_t i = 0; i + 1 < c.nodeCount(); ++i) c.kind[i] = NodeKind::Pinned;
   const std::vector<Vec3> start = c.x;
   c.x.back().y = 0.002;
-  AabbTree tree;
-  tree.build(c.x, c.triangles);
-  tree.refit(c.x, 0.005);
-  SelfCollisionScratch scratch;
-  CHECK(resolveSelfCollisions(c, start, tree, clothEdges(c), 0.005, {}, scratch) >= 1);
+  CHECK(resolve(c, start, 0.005) >= 1);
   CHECK(c.x.back().y == Approx(0.005));
   CHECK(c.v.back().y == Approx(0.0).margin(1e-12));
   for (std::size_t i = 0; i + 1 < c.nodeCount(); ++i) CHECK(c.x[i] == start[i]);
@@ -79,11 +82,7 @@ TEST_CASE("self_collision: against a pinned sheet the node alone moves, to exact
 TEST_CASE("self_collision: distant nodes and a node's own triangles are left alone") {
   Cloth c = sheetWithNodeAbove(Vec3(0.07, 0.3, 0.06));
   const std::vector<Vec3> before = c.x;
-  AabbTree tree;
-  tree.build(c.x, c.triangles);
-  tree.refit(c.x, 0.005);
-  SelfCollisionScratch scratch;
-  CHECK(resolveSelfCollisions(c, before, tree, clothEdges(c), 0.005, {}, scratch) == 0);
+  CHECK(resolve(c, before, 0.005) == 0);
   CHECK(c.x == before);
 }
 
@@ -155,11 +154,7 @@ TEST_CASE("self_collision: a node through the cloth is left to the continuous pa
     const std::vector<Vec3> start = c.x;
     c.x.back().y = end;
     const std::vector<Vec3> before = c.x;
-    AabbTree tree;
-    tree.build(c.x, c.triangles);
-    tree.refit(c.x);
-    SelfCollisionScratch scratch;
-    CHECK(resolveSelfCollisions(c, start, tree, clothEdges(c), 0.005, {}, scratch) == 0);
+    CHECK(resolve(c, start, 0.005) == 0);
     CHECK(c.x == before);
   }
 }
@@ -171,11 +166,7 @@ TEST_CASE("self_collision: two edges closer than the thickness are pushed apart 
   const Real yEnd = 0.002;
   std::vector<Vec3> start;
   Cloth c = test::crossingEdges(0.01, yEnd, start);
-  AabbTree tree;
-  tree.build(c.x, c.triangles);
-  tree.refit(c.x);
-  SelfCollisionScratch scratch;
-  REQUIRE(resolveSelfCollisions(c, start, tree, clothEdges(c), 0.005, {}, scratch) == 2);
+  REQUIRE(resolve(c, start, 0.005) == 2);
   CHECK(test::crossingEdgesGap(c) > 0.9 * 0.005);  // edge 3-4 above both, where they cross
   CHECK(c.x[0].y < 0);                             // both sides moved
   CHECK(c.x[3].y > yEnd);

@@ -94,7 +94,7 @@ TEST_CASE("self_impacts: a later round starts from the last round's pairs and st
     const ClothEdges edges = clothEdges(c);
     const SelfImpactReport first = resolveSelfImpacts(c, start, edges, {}, kSettings, tree, scratch);
     CHECK(first.impacts == 0);
-    CHECK(scratch.listed);
+    CHECK(scratch.list.listed);
     c.x.back().y += moved;
     REQUIRE(heightAboveSheet(c) < 0);
     SelfImpactSettings later = kSettings;

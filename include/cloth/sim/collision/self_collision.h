@@ -9,17 +9,15 @@
 #include <vector>
 
 #include "cloth/sim/cloth.h"
-#include "cloth/sim/collision/aabb_tree.h"
 #include "cloth/sim/collision/pairs.h"
 #include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
 
 struct SelfCollisionScratch {
-  std::vector<PairOf> pairs;                   ///< the pairs in proximity at the pass's start
-  std::vector<std::vector<PairOf>> blocks;     ///< those each block of nodes found
-  std::vector<std::uint8_t> pushed;            ///< per pair: pushed in some sweep
-  std::vector<Aabb> triangleBoxes, edgeBoxes;  ///< where the cloth is on entry, for the search
+  std::vector<PairOf> pairs;                ///< the pairs in proximity at the pass's start
+  std::vector<std::vector<PairOf>> blocks;  ///< those each block of candidates held
+  std::vector<std::uint8_t> pushed;         ///< per pair: pushed in some sweep
 };
 
 /// The gap (m) the cloth keeps from itself: the contact thickness, but no more than a third of the
@@ -35,12 +33,14 @@ Real selfContactThickness(Real thickness, Real keySpacing);
 /// each other (on the other side than at xStart), or whose plane turned over in the step, is left:
 /// resolveSelfImpacts puts it back along its path. A node resting on a collider (its `contactNormal`, one per
 /// node or empty, is not zero) is not pushed into it: the other side of the contact takes the whole push.
-/// The pairs are found where the cloth is on entry, in parallel over `workers` (`tree` refit to
-/// `cloth.x`), then pushed in turn (Gauss-Seidel, two sweeps), each tested again where the pushes
-/// before it left it: the same cloth on any thread count. A pair that only the pushes bring within
-/// the thickness is the continuous pass's. Returns the number of pairs pushed.
-int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, const AabbTree& tree,
-                          const ClothEdges& edges, Real thickness, std::span<const Vec3> contactNormal,
-                          SelfCollisionScratch& scratch, Workers* workers = nullptr);
+/// The pairs are taken from `candidates`, which must hold every pair that can be in proximity where the
+/// cloth is on entry (findSelfPairs with a reach of at least the thickness lists them: the step's one
+/// broad phase, self_pairs.h), tested in parallel over `workers`, then pushed in their order
+/// (Gauss-Seidel, two sweeps), each tested again where the pushes before it left it: the same cloth on
+/// any thread count. A pair that only the pushes bring within the thickness is the continuous pass's.
+/// Returns the number of pairs pushed.
+int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, std::span<const PairOf> candidates,
+                          Real thickness, std::span<const Vec3> contactNormal, SelfCollisionScratch& scratch,
+                          Workers* workers = nullptr);
 
 }  // namespace cloth::sim

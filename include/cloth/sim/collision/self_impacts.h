@@ -16,6 +16,7 @@
 #include "cloth/sim/collision/aabb_tree.h"
 #include "cloth/sim/collision/impact_zones.h"
 #include "cloth/sim/collision/pairs.h"
+#include "cloth/sim/collision/self_pairs.h"
 #include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
@@ -33,9 +34,10 @@ struct SelfImpactSettings {
   /// longer than (1 + tau) L, and longer than at the step's start, are held too. Negative: none are.
   Real tau = -1;
   Real h = 0;  ///< s: the step, for the velocity that follows a node's move
-  /// An earlier call in this step (the same xStart, the same scratch) left its pairs: start from them,
-  /// a node counted as drifted by how far it moved since, searching again only where that is past
-  /// half the reach (the stretch limit between rounds moves few nodes, and those little).
+  /// An earlier call in this step (the same xStart, the same scratch), or findSelfPairs into
+  /// `scratch.list` with this reach, left its pairs: start from them, a node counted as drifted by how
+  /// far it moved since, searching again only where that is past half the reach (the stretch limit
+  /// and the proximity pushes between rounds move few nodes, and those little).
   bool continues = false;
 };
 
@@ -51,19 +53,12 @@ struct SelfImpactReport {
 };
 
 struct SelfImpactScratch {
-  std::vector<PairOf> pairs;
-  std::vector<std::uint8_t> newPairs;       ///< pairs found again since the last pass, not yet tested
-  std::vector<std::vector<PairOf>> blocks;  ///< pairs found by each block of nodes, triangles or edges
-  std::vector<std::uint8_t> flagged;        ///< pairs found colliding at a pass's start
-  std::vector<std::uint8_t> overflowed;     ///< blocks that found too many pairs
+  SelfPairList list;                  ///< the pairs near the step (self_pairs.h)
+  std::vector<std::uint8_t> flagged;  ///< pairs found colliding at a pass's start
   std::vector<std::uint8_t> movedNow, movedBefore;
-  std::vector<Real> drift;  ///< how far each node moved since the pairs were found (m)
   std::vector<Vec3> xBefore;
   std::vector<Vec3> xZone;  ///< positions before a zone pass moved them
   std::vector<std::uint8_t> held;
-  std::vector<Aabb> triangleBoxes, edgeBoxes;  ///< swept, grown by half the reach, for the first search
-  std::vector<Vec3> xLeft;                     ///< where the last call left the nodes
-  bool listed = false;  ///< the last call's pairs held every pair near the step (no overflow)
   ImpactZones zones;
 };
 
