@@ -33,6 +33,34 @@ Real bisect(const std::array<Real, 4>& c, Real lo, Real hi) {
   return 0.5 * (lo + hi);
 }
 
+Real slopeAt(const std::array<Real, 4>& c, Real t) {
+  return (3 * c[3] * t + 2 * c[2]) * t + c[1];
+}
+
+// The same root as bisect, in a few steps: Newton's steps from the bracket's middle, each narrowing
+// the bracket (the cubic is monotone between its turning points, so the sign says which side the root
+// is on), a halving instead where a step would leave it. Stops once a step moves less than the
+// halvings' last width.
+Real newtonInBracket(const std::array<Real, 4>& c, Real lo, Real hi) {
+  const Real fLoStart = cubicAt(c, lo);
+  const Real width = std::ldexp(hi - lo, -kBisections);
+  Real x = 0.5 * (lo + hi);
+  for (int i = 0; i < 2 * kBisections && hi - lo > width; ++i) {
+    const Real f = cubicAt(c, x);
+    if (f == 0) return x;
+    if ((f <= 0) == (fLoStart <= 0))
+      lo = x;
+    else
+      hi = x;
+    const Real slope = slopeAt(c, x);
+    Real next = slope != 0 ? x - f / slope : lo;
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (std::abs(next - x) < 0.5 * width) return next;
+    x = next;
+  }
+  return x;
+}
+
 // The cubic's turning points inside (0, 1), ascending, after 0 and before 1.
 int breakpoints(const std::array<Real, 4>& c, std::array<Real, 4>& out) {
   int n = 0;
@@ -130,8 +158,10 @@ std::optional<Impact> firstImpact(const MovingQuad& q, const std::array<int, 4>&
 
 }  // namespace
 
-int cubicRootsInUnitInterval(Real c0, Real c1, Real c2, Real c3, std::array<Real, 3>& roots) {
-  const std::array<Real, 4> c{c0, c1, c2, c3};
+namespace {
+
+template <class Root>
+int rootsBetweenTurns(const std::array<Real, 4>& c, std::array<Real, 3>& roots, Root root) {
   std::array<Real, 4> at{};
   const int n = breakpoints(c, at);
   int count = 0;
@@ -139,9 +169,19 @@ int cubicRootsInUnitInterval(Real c0, Real c1, Real c2, Real c3, std::array<Real
     const Real fLo = cubicAt(c, at[i]), fHi = cubicAt(c, at[i + 1]);
     if (fLo == 0 && i > 0) continue;  // found as the previous interval's upper end
     if ((fLo <= 0 && fHi >= 0) || (fLo >= 0 && fHi <= 0))
-      roots[count++] = fLo == 0 ? at[i] : fHi == 0 ? at[i + 1] : bisect(c, at[i], at[i + 1]);
+      roots[count++] = fLo == 0 ? at[i] : fHi == 0 ? at[i + 1] : root(c, at[i], at[i + 1]);
   }
   return count;
+}
+
+}  // namespace
+
+int cubicRootsInUnitInterval(Real c0, Real c1, Real c2, Real c3, std::array<Real, 3>& roots) {
+  return rootsBetweenTurns({c0, c1, c2, c3}, roots, newtonInBracket);
+}
+
+int cubicRootsByBisection(Real c0, Real c1, Real c2, Real c3, std::array<Real, 3>& roots) {
+  return rootsBetweenTurns({c0, c1, c2, c3}, roots, bisect);
 }
 
 std::array<Real, 4> coplanarityCubic(const MovingQuad& q, const std::array<int, 4>& order) {

@@ -51,6 +51,30 @@ TEST_CASE("ccd: the cubic's roots in [0, 1] are found, ascending, and none outsi
   CHECK(r[0] == 0);
 }
 
+TEST_CASE("ccd: Newton's steps find the roots bisection finds, on random cubics and on the CCD's own") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<Real> u(-1, 1), in(-0.2, 1.2);
+  auto check = [](const std::array<Real, 4>& c) {
+    std::array<Real, 3> fast{}, slow{};
+    const int n = cubicRootsInUnitInterval(c[0], c[1], c[2], c[3], fast);
+    REQUIRE(n == cubicRootsByBisection(c[0], c[1], c[2], c[3], slow));
+    for (int i = 0; i < n; ++i) CHECK(fast[i] == Approx(slow[i]).margin(1e-10));
+    return n;
+  };
+  int found = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    found += check(fromRoots(in(rng), in(rng), in(rng)));  // up to three roots in [0, 1]
+    found += check({u(rng), u(rng), u(rng), u(rng)});
+    found += check({1e-6 * u(rng), u(rng), 1e3 * u(rng), u(rng)});  // badly scaled
+  }
+  CHECK(found > 3000);
+  for (int trial = 0; trial < 500; ++trial) {  // the coplanarity cubics of random moving quads
+    auto point = [&] { return Vec3(u(rng), u(rng), u(rng)); };
+    const MovingQuad q{{point(), point(), point(), point()}, {point(), point(), point(), point()}};
+    check(coplanarityCubic(q, {1, 2, 3, 0}));
+  }
+}
+
 TEST_CASE("ccd: the coplanarity cubic is the signed volume of the four moving points") {
   std::mt19937 rng(7);
   std::uniform_real_distribution<Real> u(-1, 1);

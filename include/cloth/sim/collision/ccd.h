@@ -29,9 +29,12 @@ struct Impact {
   Vec3 normal{0};
 };
 
-/// Roots of c0 + c1 t + c2 t^2 + c3 t^3 in [0, 1], ascending, found by bisection between the cubic's
-/// turning points; returns how many were written to `roots`.
+/// Roots of c0 + c1 t + c2 t^2 + c3 t^3 in [0, 1], ascending, found between the cubic's turning points
+/// by Newton's steps kept inside the bracket; returns how many were written to `roots`.
 int cubicRootsInUnitInterval(Real c0, Real c1, Real c2, Real c3, std::array<Real, 3>& roots);
+/// The same by bisection alone (34 halvings of each bracket): the readable reference the tests hold
+/// the fast one to.
+int cubicRootsByBisection(Real c0, Real c1, Real c2, Real c3, std::array<Real, 3>& roots);
 
 /// The coefficients (t^0 .. t^3) of (x1 - x0) x (x2 - x0) . (x3 - x0) for points moving linearly,
 /// where x0..x3 are the quad's points in the order given by `order`.
