@@ -6,6 +6,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "cloth/sim/collision/ccd.h"
 #include "cloth/sim/collision/self_pairs.h"
 #include "cloth/sim/drag_script.h"
 #include "cloth/sim/scenes/scenes.h"
@@ -34,10 +35,13 @@ Key keyOf(const PairOf& pair) {
 }  // namespace
 
 TEST_CASE(
-    "self_pairs: the step's one broad phase lists every pair closer than the reach where the cloth ends, "
-    "tested pair by pair on a crumpling cloth, the same list on 1 and 2 threads") {
-  // The proximity pass takes its pairs from this list (self_collision.h): a pair missing here is a
-  // pair left within the thickness.
+    "self_pairs: the step's one broad phase lists every pair closer than the reach where the cloth ends "
+    "and every pair whose paths come that close, tested pair by pair on a crumpling cloth, the same list on "
+    "1 "
+    "and 2 threads") {
+  // The proximity pass takes its pairs from this list (self_collision.h), and the continuous pass
+  // (self_impacts.h) tests its pairs along their paths: a pair missing here is a pair left within the
+  // thickness, or one passing through.
   Scene scene = *findScene("free-fall");
   scene.params.collision.selfCollision = true;
   Simulation sim = instantiate(scene);
@@ -49,7 +53,12 @@ TEST_CASE(
   AabbTree tree;
   tree.build(c.restX, c.triangles);
   Workers one(1), two(2);
-  int near = 0;
+  int near = 0, meet = 0;
+  auto quad = [&](std::span<const Vec3> x0, const std::array<NodeIndex, 4>& n) {
+    MovingQuad q;
+    for (int k = 0; k < 4; ++k) q.x0[k] = x0[n[k]], q.x1[k] = c.x[n[k]];
+    return q;
+  };
   for (int step = 1; sim.time() < 2.5; ++step) {
     const std::vector<Vec3> x0 = c.x;
     drag.apply(sim);
@@ -70,8 +79,11 @@ TEST_CASE(
         if (t.v[0] == node || t.v[1] == node || t.v[2] == node) continue;
         Vec3 bary;
         const Vec3 q = closestPointOnTriangle(c.x[p], c.x[t.v[0]], c.x[t.v[1]], c.x[t.v[2]], bary);
-        if (glm::length(c.x[p] - q) >= reach) continue;
-        ++near;
+        const bool close = glm::length(c.x[p] - q) < reach;
+        const bool meets = vertexTriangleImpact(quad(x0, {node, t.v[0], t.v[1], t.v[2]}), reach).has_value();
+        if (!close && !meets) continue;
+        near += close;
+        meet += meets;
         CHECK(listed.count(keyOf({{node, t.v[0], t.v[1], t.v[2]}, PairKind::VertexTriangle})) == 1);
       }
     for (std::size_t i = 0; i < edges.nodes.size(); ++i)
@@ -80,12 +92,15 @@ TEST_CASE(
         if (e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
         // The lines' closest points, inside both edges (nearer an end, a vertex-triangle pair is).
         const auto [u, w] = closestSegmentParameters(c.x[e[0]], c.x[e[1]], c.x[f[0]], c.x[f[1]]);
-        if (!(u > 0 && u < 1 && w > 0 && w < 1)) continue;
         const Vec3 a = c.x[e[0]] + u * (c.x[e[1]] - c.x[e[0]]), b = c.x[f[0]] + w * (c.x[f[1]] - c.x[f[0]]);
-        if (glm::length(a - b) >= reach) continue;
-        ++near;
+        const bool close = u > 0 && u < 1 && w > 0 && w < 1 && glm::length(a - b) < reach;
+        const bool meets = edgeEdgeImpact(quad(x0, {e[0], e[1], f[0], f[1]}), reach).has_value();
+        if (!close && !meets) continue;
+        near += close;
+        meet += meets;
         CHECK(listed.count(keyOf({{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge})) == 1);
       }
   }
-  CHECK(near > 100);  // the cloth did pile up
+  CHECK(near > 100);  // the cloth did pile up,
+  CHECK(meet > 100);  // and its paths met
 }
