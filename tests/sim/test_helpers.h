@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb.h"
+#include "cloth/sim/drag_script.h"
 #include "cloth/sim/grid.h"
+#include "cloth/sim/scenes/scenes.h"
 
 namespace cloth::sim::test {
 
@@ -72,6 +75,22 @@ inline Vec3 randomUnit(std::mt19937& rng) {
   std::normal_distribution<Real> n;
   Vec3 v(n(rng), n(rng), n(rng));
   return v / std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+}
+
+/// The free-fall scene with self-collision, its corner dragged across the floor from 1 s to 2 s
+/// (`--drag 0,0,0.4,0.05,0.4,1,2`): a cloth crumpling into a heap. Call drag.apply(sim) before each step.
+struct Crumpling {
+  Scene scene;
+  Simulation sim;
+  DragScript drag;
+};
+inline Crumpling crumplingCloth() {
+  Scene scene = *findScene("free-fall");
+  scene.params.collision.selfCollision = true;
+  std::string error;
+  DragScript drag({*parseDrag("0,0,0.4,0.05,0.4,1,2", error)});
+  Simulation sim = instantiate(scene);
+  return Crumpling{std::move(scene), std::move(sim), std::move(drag)};
 }
 
 }  // namespace cloth::sim::test

@@ -370,11 +370,10 @@ TEST_CASE(
 TEST_CASE(
     "self_impacts: the flat patches the search leaves out hold no pair that comes within the thickness, "
     "tested pair by pair on a crumpling cloth") {
-  Scene scene = *findScene("free-fall");
-  scene.params.collision.selfCollision = true;
-  Simulation sim = instantiate(scene);
-  std::string error;
-  DragScript drag({*parseDrag("0,0,0.4,0.05,0.4,1,2", error)});
+  test::Crumpling heap = test::crumplingCloth();
+  const Scene& scene = heap.scene;
+  Simulation& sim = heap.sim;
+  DragScript& drag = heap.drag;
   const Cloth& c = sim.cloth();
   const ClothEdges edges = clothEdges(c);
   const Real reach = scene.params.collision.thickness;

@@ -10,6 +10,7 @@
 #include "cloth/sim/collision/self_pairs.h"
 #include "cloth/sim/drag_script.h"
 #include "cloth/sim/scenes/scenes.h"
+#include "test_helpers.h"
 
 using namespace cloth::sim;
 
@@ -42,11 +43,10 @@ TEST_CASE(
   // The proximity pass takes its pairs from this list (self_collision.h), and the continuous pass
   // (self_impacts.h) tests its pairs along their paths: a pair missing here is a pair left within the
   // thickness, or one passing through.
-  Scene scene = *findScene("free-fall");
-  scene.params.collision.selfCollision = true;
-  Simulation sim = instantiate(scene);
-  std::string error;
-  DragScript drag({*parseDrag("0,0,0.4,0.05,0.4,1,2", error)});
+  test::Crumpling heap = test::crumplingCloth();
+  const Scene& scene = heap.scene;
+  Simulation& sim = heap.sim;
+  DragScript& drag = heap.drag;
   const Cloth& c = sim.cloth();
   const ClothEdges edges = clothEdges(c);
   const Real reach = scene.params.collision.thickness;
