@@ -211,6 +211,9 @@ void candidateRows(const std::string& name, double seconds, double href, std::ve
   const std::string fineSmall = "small_step=" + text(kFrame / 16, "%.17g");
   const std::vector<Candidate> candidates = {
       {"implicit-cg, 2 substeps", {"substeps=2"}, {fine, "substeps=1"}},
+      {"implicit-cg, theta 0.5", {"theta=0.5"}, {"theta=0.5", fine, "substeps=1"}},
+      {"implicit-cg, theta 0.6", {"theta=0.6"}, {"theta=0.6", fine, "substeps=1"}},
+      {"implicit-cg, theta 0.75", {"theta=0.75"}, {"theta=0.75", fine, "substeps=1"}},
       {"small steps (theta 0.5), 10 a step",
        {"integrator=small-steps", "theta=0.5", "small_step=" + text(kFrame / 10, "%.17g")},
        {"integrator=small-steps", "theta=0.5", fine, fineSmall, "substeps=1"}},

@@ -187,6 +187,9 @@ void AabbTree::refitCones(std::span<const Vec3> x0, std::span<const Vec3> x1,
                           std::span<const Triangle> triangles, Real maxHalfAngle, Workers* workers) {
   std::vector<NormalCone>& cones = cones_;
   cones.resize(nodes_.size());
+  normalBounds_.resize(triangles.size());
+  pressed_.resize(triangles.size());
+  flatHalfAngle_ = maxHalfAngle;
   constexpr std::size_t kLeafGrain = 64;
   parallelFor(workers, leafNodes_.size(), kLeafGrain, [&](std::size_t first, std::size_t last) {
     std::vector<Vec3> bounds;  // one leaf's normal bounds
@@ -200,7 +203,13 @@ void AabbTree::refitCones(std::span<const Vec3> x0, std::span<const Vec3> x1,
         const auto& v = t.v;
         const auto b = sweptNormalBounds(x0[v[0]], x0[v[1]], x0[v[2]], x1[v[0]], x1[v[1]], x1[v[2]]);
         const Real least = kPressedArea * buildArea_[order_[j]];
-        pressed = pressed || !(area(x0, t) > least) || !(area(x1, t) > least);
+        const bool squashed = !(area(x0, t) > least) || !(area(x1, t) > least);
+        pressed = pressed || squashed;
+        for (int k = 0; k < 3; ++k) {  // unit, for ownCone (a zero bound adds nothing)
+          const Real length = glm::length(b[k]);
+          normalBounds_[order_[j]][k] = length > 0 ? b[k] / length : Vec3(0);
+        }
+        pressed_[order_[j]] = squashed;
         bounds.insert(bounds.end(), b.begin(), b.end());
       }
       cones[i] = pressed ? NormalCone::everywhere() : NormalCone::around(bounds);
@@ -221,13 +230,68 @@ int AabbTree::flatNodeCount() const {
 }
 
 // Whether a query that starts on the `own` triangles leaves out node `index`: a flat patch holding
-// them all. Holding only some is not enough: the node of a query from a crease's corner lies in two
-// patches, and the one with the crease's other side is not flat.
-bool AabbTree::skipsFor(const Node& node, std::size_t index, std::span<const int> own) const {
-  if (own.empty() || !flat_[index]) return false;
-  return std::all_of(own.begin(), own.end(), [&](int t) {
-    return t < 0 || (positionOf_[t] >= node.first && positionOf_[t] < node.first + node.count);
-  });
+// them all, or holding some and flat together with them all. Holding only some is not enough by
+// itself: the node of a query from a crease's corner lies in two patches, and the one with the
+// crease's other side is not flat together with the node's triangles. A patch holding one of them is
+// connected to them all (they share the query's node or edge), so the union is one connected patch,
+// and flat if the two cones merged are (Volino and Magnenat-Thalmann 1994).
+bool AabbTree::skipsFor(const Node& node, std::size_t index, OwnPatch& patch) const {
+  if (patch.own.empty() || !flat_[index]) return false;
+  bool all = true, some = false;
+  for (int t : patch.own) {
+    if (t < 0) continue;
+    const bool in = positionOf_[t] >= node.first && positionOf_[t] < node.first + node.count;
+    all = all && in;
+    some = some || in;
+  }
+  if (all) return true;
+  return some && flatTogether(cones_[index], ownCone(patch), flatHalfAngle_);
+}
+
+// The cone of the own triangles' normals along the motion (every direction if one was pressed), and
+// their corners: NormalCone::around on the unit bounds refitCones kept, without their lengths again.
+const NormalCone& AabbTree::ownCone(OwnPatch& patch) const {
+  if (patch.known) return patch.cone;
+  patch.known = true;
+  Vec3 sum(0);
+  bool any = false;
+  for (int t : patch.own) {
+    if (t < 0) continue;
+    if (pressed_[t] || patch.cornerCount + 3 > patch.corners.size()) {
+      patch.cornerCount = 0;
+      return patch.cone = NormalCone::everywhere();
+    }
+    for (const Vec3& b : normalBounds_[t]) {
+      sum += b;
+      any = any || b != Vec3(0);
+    }
+    for (NodeIndex v : ordered_[static_cast<std::size_t>(positionOf_[t])].v)
+      patch.corners[patch.cornerCount++] = v;
+  }
+  if (!any) return patch.cone = NormalCone{};
+  const Real length = glm::length(sum);
+  if (!(length > 1e-9)) return patch.cone = NormalCone::everywhere();
+  const Vec3 axis = sum / length;
+  Real leastCosine = 1;
+  for (int t : patch.own)
+    if (t >= 0)
+      for (const Vec3& b : normalBounds_[t])
+        if (b != Vec3(0)) leastCosine = std::min(leastCosine, glm::dot(axis, b));
+  return patch.cone = NormalCone{axis, std::acos(std::clamp<Real>(leastCosine, -1, 1))};
+}
+
+// Whether the triangles of flat leaf `index` that share a corner with the own ones are left out: the
+// leaf's cone and the own triangles' are flat together. Each such triangle and the own ones are one
+// connected patch (through the shared corner) within the cone.
+bool AabbTree::leafSkipsNeighbours(std::size_t index, OwnPatch& patch) const {
+  if (patch.own.empty() || !flat_[index]) return false;
+  return flatTogether(cones_[index], ownCone(patch), flatHalfAngle_) && patch.cornerCount > 0;
+}
+
+bool AabbTree::touches(const Triangle& t, const OwnPatch& patch) const {
+  for (std::size_t k = 0; k < patch.cornerCount; ++k)
+    if (t.v[0] == patch.corners[k] || t.v[1] == patch.corners[k] || t.v[2] == patch.corners[k]) return true;
+  return false;
 }
 
 // Depth-first walk: descends into nodes for which enter(node) holds and calls leaf(node) on the
@@ -251,18 +315,24 @@ void AabbTree::visitLeaves(Enter enter, Leaf leaf) const {
 }
 
 void AabbTree::overlapping(const Aabb& box, std::vector<int>& out, std::span<const int> own) const {
-  visitLeaves([&](const Node& n) { return n.box.overlaps(box) && !skipsFor(n, indexOf(n), own); },
-              [&](const Node& node) {
-                for (int i = node.first; i < node.first + node.count; ++i)
-                  if (boxes_[i].overlaps(box)) out.push_back(order_[i]);
-              });
+  collect(boxes_, box, out, own);
 }
 
 void AabbTree::overlappingSwept(const Aabb& box, std::vector<int>& out, std::span<const int> own) const {
-  visitLeaves([&](const Node& n) { return n.box.overlaps(box) && !skipsFor(n, indexOf(n), own); },
+  collect(sweptBoxes_, box, out, own);
+}
+
+// The triangles whose `boxes` (in order_'s order) overlap `box`, but the flat patches and a flat
+// leaf's neighbours of the `own` triangles (overlapping).
+void AabbTree::collect(const std::vector<Aabb>& boxes, const Aabb& box, std::vector<int>& out,
+                       std::span<const int> own) const {
+  OwnPatch patch{own};
+  visitLeaves([&](const Node& n) { return n.box.overlaps(box) && !skipsFor(n, indexOf(n), patch); },
               [&](const Node& node) {
+                const bool neighboursOut = leafSkipsNeighbours(indexOf(node), patch);
                 for (int i = node.first; i < node.first + node.count; ++i)
-                  if (sweptBoxes_[i].overlaps(box)) out.push_back(order_[i]);
+                  if (boxes[i].overlaps(box) && !(neighboursOut && touches(ordered_[i], patch)))
+                    out.push_back(order_[i]);
               });
 }
 

@@ -56,6 +56,15 @@ NormalCone merge(const NormalCone& a, const NormalCone& b) {
   return {axis, std::min(half, kEverywhere)};
 }
 
+bool flatTogether(const NormalCone& a, const NormalCone& b, Real limit) {
+  if (a.empty()) return b.within(limit);
+  if (b.empty()) return a.within(limit);
+  const Real slack = limit - std::max(a.halfAngle, b.halfAngle);
+  if (slack < 0) return false;
+  if (2 * slack >= std::numbers::pi) return merge(a, b).within(limit);  // past where cos turns back
+  return glm::dot(a.axis, b.axis) >= std::cos(2 * slack);
+}
+
 std::array<Vec3, 3> sweptNormalBounds(const Vec3& a0, const Vec3& b0, const Vec3& c0, const Vec3& a1,
                                       const Vec3& b1, const Vec3& c1) {
   const Vec3 e0 = b0 - a0, f0 = c0 - a0, e1 = b1 - a1, f1 = c1 - a1;

@@ -76,3 +76,33 @@ TEST_CASE(
   }
   CHECK(checked > 100);
 }
+
+TEST_CASE("normal_cone: flatTogether answers as merge(a, b).within(limit) on random cones, empty ones too") {
+  // The broad phase asks it of many tree nodes a query (AabbTree::overlappingSwept): one cosine in
+  // place of merge's arc tangents, the same answer but within rounding of the limit.
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<Real> unit(-1, 1), angle(0, std::numbers::pi);
+  auto cone = [&] {
+    Vec3 axis(unit(rng), unit(rng), unit(rng));
+    while (glm::length(axis) < 1e-3) axis = Vec3(unit(rng), unit(rng), unit(rng));
+    return NormalCone{glm::normalize(axis), angle(rng) / 2};
+  };
+  int agreed = 0, flat = 0;
+  for (const Real limit : {30 * kDegree, 60 * kDegree, 89 * kDegree, 100 * kDegree, 170 * kDegree}) {
+    for (int k = 0; k < 20000; ++k) {
+      const NormalCone a = cone(), b = k % 3 == 0 ? NormalCone{a.axis + 0.1 * Vec3(unit(rng)), 0.2} : cone();
+      const NormalCone bUnit = {glm::normalize(b.axis), b.halfAngle};
+      const NormalCone merged = merge(a, bUnit);
+      if (std::abs(merged.halfAngle - limit) < 1e-9) continue;  // rounding decides
+      const bool expected = merged.within(limit);
+      CHECK(flatTogether(a, bUnit, limit) == expected);
+      agreed += flatTogether(a, bUnit, limit) == expected;
+      flat += expected;
+    }
+    CHECK(flatTogether(NormalCone{}, NormalCone{Vec3(0, 0, 1), 0.5 * limit}, limit));
+    CHECK(!flatTogether(NormalCone{}, NormalCone{Vec3(0, 0, 1), 1.5 * limit}, limit));
+    CHECK(!flatTogether(NormalCone::everywhere(), NormalCone{Vec3(0, 0, 1), 0}, limit));
+  }
+  CHECK(flat > 5000);  // both answers were asked for often
+  CHECK(agreed > 90000);
+}

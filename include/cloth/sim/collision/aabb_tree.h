@@ -3,6 +3,7 @@
 // Built once for the topology, refit bottom-up every step; serves the cloth-collider broad phase,
 // self-collision and mouse picking.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -54,11 +55,14 @@ class AabbTree {
 
   /// Appends to `out` the index of every triangle whose box at the last refit, inflated by its
   /// margin, overlaps `box`, but those of a flat patch (refitCones) holding all the `own` triangles
-  /// (the query's own: those round the node or edge it asks for; -1 stands for none).
+  /// (the query's own: those round the node or edge it asks for; -1 stands for none), or holding
+  /// some of them and flat together with them all, and the triangles of a flat leaf, flat together
+  /// with the own ones, that share a corner with one: with the own triangles, each is one connected
+  /// patch within refitCones' cone (a crease at the node leaves them in).
   void overlapping(const Aabb& box, std::vector<int>& out, std::span<const int> own = {}) const;
 
-  /// After refitSwept(): appends to `out` every triangle whose swept box overlaps `box`, but those of
-  /// a flat patch holding all the `own` triangles (as overlapping).
+  /// After refitSwept(): appends to `out` every triangle whose swept box overlaps `box`, but those
+  /// overlapping leaves out for the `own` triangles.
   void overlappingSwept(const Aabb& box, std::vector<int>& out, std::span<const int> own = {}) const;
 
   /// Calls visit(i, j) once for every pair of distinct triangles whose boxes (at the last refit)
@@ -103,7 +107,20 @@ class AabbTree {
   template <class Enter, class Leaf>
   void visitLeaves(Enter enter, Leaf leaf) const;
   std::size_t indexOf(const Node& n) const { return static_cast<std::size_t>(&n - nodes_.data()); }
-  bool skipsFor(const Node& node, std::size_t index, std::span<const int> own) const;
+  /// A query's own triangles and, once first asked for, the cone of their normals over the motion.
+  struct OwnPatch {
+    std::span<const int> own;
+    bool known = false;
+    NormalCone cone;
+    std::array<NodeIndex, 24> corners{};  ///< the own triangles' corners (once `known`)
+    std::size_t cornerCount = 0;
+  };
+  bool skipsFor(const Node& node, std::size_t index, OwnPatch& patch) const;
+  const NormalCone& ownCone(OwnPatch& patch) const;
+  bool leafSkipsNeighbours(std::size_t index, OwnPatch& patch) const;
+  void collect(const std::vector<Aabb>& boxes, const Aabb& box, std::vector<int>& out,
+               std::span<const int> own) const;
+  bool touches(const Triangle& t, const OwnPatch& patch) const;
   void findConnectedNodes(std::span<const Triangle> triangles);
   std::int32_t buildRange(std::span<const Vec3> centroids, int first, int count);
 
@@ -118,8 +135,13 @@ class AabbTree {
   std::vector<int> positionOf_;          ///< triangle index -> its place in order_
   std::vector<std::uint8_t> connected_;  ///< per node: its triangles form one patch (by shared corners)
   std::vector<std::uint8_t> flat_;       ///< per node: a flat patch (refitCones)
-  std::vector<NormalCone> cones_;        ///< refitCones' scratch: per node
-  std::vector<std::size_t> leafNodes_;   ///< indices of the leaves in nodes_
+  std::vector<NormalCone> cones_;        ///< refitCones': per node
+  /// refitCones': per triangle (an index into the triangles given to build), what bounds its normal
+  /// along the motion (sweptNormalBounds), and whether it was pressed to under half its area.
+  std::vector<std::array<Vec3, 3>> normalBounds_;
+  std::vector<std::uint8_t> pressed_;
+  Real flatHalfAngle_ = 0;              ///< refitCones' maxHalfAngle
+  std::vector<std::size_t> leafNodes_;  ///< indices of the leaves in nodes_
   template <class Leaf>
   void refitLeavesThenUp(Workers* workers, Leaf leaf);
   Real margin_ = 0;                ///< of the last refit

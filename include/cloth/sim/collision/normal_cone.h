@@ -37,6 +37,11 @@ struct NormalCone {
 /// A cone holding both (not the narrowest: round the mean of the two axes).
 NormalCone merge(const NormalCone& a, const NormalCone& b);
 
+/// Whether merge(a, b).within(limit), with one cosine for merge's arc tangents: the merged axis halves
+/// the angle between the two, so the merge is within `limit` while that half plus the wider half
+/// angle is (the broad phase asks this of many tree nodes a query).
+bool flatTogether(const NormalCone& a, const NormalCone& b, Real limit);
+
 /// The directions that bound a triangle's normal while its corners move in straight lines from
 /// (a0, b0, c0) to (a1, b1, c1): n(t) = (1 - t)^2 N0 + t (1 - t) M + t^2 N1, a combination with
 /// non-negative weights of N0, M and N1, so a cone holding these three holds n(t) for t in [0, 1].
