@@ -100,6 +100,7 @@ void Multigrid::build(SparseMatrix fine, int nu, int nv, const std::vector<bool>
     const int n = level.a.rows;
     level.x.resize(n), level.b.resize(n), level.r.resize(n);
     level.inverseDiagonal = inverseDiagonal(level.a);
+    level.blocks = gaussSeidelBlocks(level.a);
     int cnu = 0, cnv = 0;
     const bool coarsens = level.nu * level.nv == n && n > kCoarsestNodes && (level.nu >= 3 || level.nv >= 3);
     if (!coarsens) break;
@@ -119,7 +120,8 @@ void Multigrid::build(SparseMatrix fine, int nu, int nv, const std::vector<bool>
 
 void Multigrid::smooth(Level& level, bool forward, Workers* workers) {
   for (int s = 0; s < kSmoothingSweeps; ++s)
-    blockGaussSeidel(level.a, level.inverseDiagonal, level.b, level.x, forward, level.before, workers);
+    blockGaussSeidel(level.a, level.blocks, level.inverseDiagonal, level.b, level.x, forward, level.before,
+                     workers);
 }
 
 void Multigrid::vCycle(std::size_t l, Workers* workers) {

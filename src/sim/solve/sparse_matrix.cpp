@@ -78,6 +78,53 @@ void blockGaussSeidel(const SparseMatrix& a, std::span<const Real> inverseDiagon
               });
 }
 
+GaussSeidelBlocks gaussSeidelBlocks(const SparseMatrix& a) {
+  GaussSeidelBlocks blocks;
+  blocks.inside.assign(static_cast<std::size_t>(a.rows), 1);
+  std::vector<std::uint8_t> crossing(static_cast<std::size_t>(a.cols), 0);
+  for (int i = 0; i < a.rows; ++i) {
+    const int first = i / kGaussSeidelBlock * kGaussSeidelBlock, last = first + kGaussSeidelBlock;
+    for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e)
+      if (const int j = a.column[e]; j < first || j >= last) {
+        blocks.inside[i] = 0;
+        crossing[j] = 1;
+      }
+  }
+  for (int j = 0; j < a.cols; ++j)
+    if (crossing[j]) blocks.crossing.push_back(j);
+  return blocks;
+}
+
+void blockGaussSeidel(const SparseMatrix& a, const GaussSeidelBlocks& blocks,
+                      std::span<const Real> inverseDiagonal, std::span<const Vec3> b, std::span<Vec3> x,
+                      bool forward, std::vector<Vec3>& before, Workers* workers) {
+  const int count = (a.rows + kGaussSeidelBlock - 1) / kGaussSeidelBlock;
+  if (count <= 1) return gaussSeidel(a, inverseDiagonal, b, x, forward);
+  before.resize(x.size());
+  for (std::int32_t j : blocks.crossing) before[j] = x[j];
+  parallelFor(workers, static_cast<std::size_t>(count), 1,
+              [&](std::size_t firstBlock, std::size_t lastBlock) {
+                for (std::size_t blk = firstBlock; blk < lastBlock; ++blk) {
+                  const int first = static_cast<int>(blk) * kGaussSeidelBlock;
+                  const int last = std::min(a.rows, first + kGaussSeidelBlock);
+                  for (int k = first; k < last; ++k) {
+                    const int i = forward ? k : first + last - 1 - k;
+                    Vec3 ax(0);
+                    if (blocks.inside[i]) {
+                      for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e)
+                        ax += a.value[e] * x[a.column[e]];
+                    } else {
+                      for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) {
+                        const int j = a.column[e];
+                        ax += a.value[e] * (j >= first && j < last ? x[j] : before[j]);
+                      }
+                    }
+                    x[i] += inverseDiagonal[i] * (b[i] - ax);
+                  }
+                }
+              });
+}
+
 std::vector<Real> inverseDiagonal(const SparseMatrix& a) {
   std::vector<Real> d(static_cast<std::size_t>(a.rows));
   for (int i = 0; i < a.rows; ++i) d[i] = 1 / a.at(i, i);

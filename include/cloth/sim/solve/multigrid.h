@@ -49,6 +49,7 @@ class Multigrid {
     int nu = 0, nv = 0;
     std::vector<Vec3> x, b, r;
     std::vector<Vec3> before;  ///< x at the start of a smoothing sweep (blockGaussSeidel)
+    GaussSeidelBlocks blocks;  ///< what a's sweeps read across their blocks
   };
   void smooth(Level& level, bool forward, Workers* workers);
   void vCycle(std::size_t level, Workers* workers);

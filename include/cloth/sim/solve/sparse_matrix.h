@@ -48,6 +48,20 @@ inline constexpr int kGaussSeidelBlock = 1024;
 void blockGaussSeidel(const SparseMatrix& a, std::span<const Real> inverseDiagonal, std::span<const Vec3> b,
                       std::span<Vec3> x, bool forward, std::vector<Vec3>& before, Workers* workers);
 
+/// What blockGaussSeidel reads across its blocks, found once for a matrix's pattern.
+struct GaussSeidelBlocks {
+  std::vector<std::uint8_t> inside;    ///< per row: every column of it in the row's own block
+  std::vector<std::int32_t> crossing;  ///< the columns some row of another block reads, ascending
+};
+GaussSeidelBlocks gaussSeidelBlocks(const SparseMatrix& a);
+
+/// blockGaussSeidel for a matrix whose `blocks` are known (the multigrid's levels, swept many times
+/// a step): `before` takes only the crossing columns, and the rows inside their block read x without
+/// asking which block a column is in. The same x, bit for bit.
+void blockGaussSeidel(const SparseMatrix& a, const GaussSeidelBlocks& blocks,
+                      std::span<const Real> inverseDiagonal, std::span<const Vec3> b, std::span<Vec3> x,
+                      bool forward, std::vector<Vec3>& before, Workers* workers);
+
 /// 1 / A_ii for every row.
 std::vector<Real> inverseDiagonal(const SparseMatrix& a);
 
