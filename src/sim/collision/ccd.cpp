@@ -212,9 +212,16 @@ bool sweptBoxesApart(const MovingQuad& q, int split, Real tolerance) {
 }
 
 std::optional<Impact> vertexTriangleImpact(const MovingQuad& q, Real tolerance) {
+  Real startDistance = -1;
+  return vertexTriangleImpact(q, tolerance, startDistance);
+}
+
+std::optional<Impact> vertexTriangleImpact(const MovingQuad& q, Real tolerance, Real& startDistance) {
   if (sweptBoxesApart(q, 1, tolerance)) return std::nullopt;
   Vec3 bary;
-  const Real d0 = glm::length(q.x0[0] - closestPointOnTriangle(q.x0[0], q.x0[1], q.x0[2], q.x0[3], bary));
+  if (startDistance < 0)
+    startDistance = glm::length(q.x0[0] - closestPointOnTriangle(q.x0[0], q.x0[1], q.x0[2], q.x0[3], bary));
+  const Real d0 = startDistance;
   const Real d1 = glm::length(q.x1[0] - closestPointOnTriangle(q.x1[0], q.x1[1], q.x1[2], q.x1[3], bary));
   if (!mayTouch(d0, d1, relativeMove(q, {0}, {1, 2, 3}), tolerance)) return std::nullopt;
   return firstImpact(q, {1, 2, 3, 0}, [&](Real t) -> std::optional<Impact> {
@@ -231,8 +238,14 @@ std::optional<Impact> vertexTriangleImpact(const MovingQuad& q, Real tolerance) 
 }
 
 std::optional<Impact> edgeEdgeImpact(const MovingQuad& q, Real tolerance) {
+  Real startDistance = -1;
+  return edgeEdgeImpact(q, tolerance, startDistance);
+}
+
+std::optional<Impact> edgeEdgeImpact(const MovingQuad& q, Real tolerance, Real& startDistance) {
   if (sweptBoxesApart(q, 2, tolerance)) return std::nullopt;
-  const Real d0 = segmentDistance(q.x0[0], q.x0[1], q.x0[2], q.x0[3]);
+  if (startDistance < 0) startDistance = segmentDistance(q.x0[0], q.x0[1], q.x0[2], q.x0[3]);
+  const Real d0 = startDistance;
   const Real d1 = segmentDistance(q.x1[0], q.x1[1], q.x1[2], q.x1[3]);
   if (!mayTouch(d0, d1, relativeMove(q, {0, 1}, {2, 3}), tolerance)) return std::nullopt;
   return firstImpact(q, {0, 1, 2, 3}, [&](Real t) -> std::optional<Impact> {

@@ -270,7 +270,8 @@ std::optional<bool> sweptVertexTriangle(const Cloth& c, std::span<const Vec3> xS
                                         const Feature& f, const FeatureContactSettings& s, Push& push) {
   MovingQuad q{{f.p, xStart[t.v[0]], xStart[t.v[1]], xStart[t.v[2]]},
                {f.p, c.x[t.v[0]], c.x[t.v[1]], c.x[t.v[2]]}};
-  const auto hit = sweptHit(q, s.thickness, vertexTriangleImpact);
+  const auto hit =
+      sweptHit(q, s.thickness, [](const MovingQuad& m, Real t) { return vertexTriangleImpact(m, t); });
   if (!hit || hit->endGap >= s.thickness) return std::nullopt;
   Vec3 bary;
   const Vec3 onTriangle = closestPointOnTriangle(f.p, q.x1[1], q.x1[2], q.x1[3], bary);
@@ -300,7 +301,7 @@ std::optional<bool> sweptEdgeEdge(const Cloth& c, std::span<const Vec3> xStart, 
                                   int e, const Feature& f, const FeatureContactSettings& s, Push& push) {
   const std::array<NodeIndex, 2>& n = edges.nodes[e];
   MovingQuad q{{xStart[n[0]], xStart[n[1]], f.p, f.q}, {c.x[n[0]], c.x[n[1]], f.p, f.q}};
-  const auto hit = sweptHit(q, s.thickness, edgeEdgeImpact);
+  const auto hit = sweptHit(q, s.thickness, [](const MovingQuad& m, Real t) { return edgeEdgeImpact(m, t); });
   if (!hit || hit->endGap >= s.thickness || !throughTrianglesOf(c, edges, e, f)) return std::nullopt;
   return push(n, kWhole<2>, hit->impact.normal, s.thickness - hit->endGap);
 }

@@ -151,11 +151,14 @@ struct Pass {
 
   // One pair's impact in the step, if it collides and ends closer than half the separation (a
   // response leaves the whole of it, so rounding cannot find it again).
-  std::optional<std::pair<Impact, Real>> collides(const PairOf& pair) const {
+  // Pair k of the list keeps its distance at the step's start for the tests after the first.
+  std::optional<std::pair<Impact, Real>> collides(std::size_t k) const {
+    const PairOf& pair = scratch.list.pairs[k];
+    Real& startDistance = scratch.list.startDistance[k];
     const MovingQuad q = quad(pair.nodes);
     const std::optional<Impact> hit = pair.kind == PairKind::VertexTriangle
-                                          ? vertexTriangleImpact(q, s.tolerance)
-                                          : edgeEdgeImpact(q, s.tolerance);
+                                          ? vertexTriangleImpact(q, s.tolerance, startDistance)
+                                          : edgeEdgeImpact(q, s.tolerance, startDistance);
     if (!hit) return std::nullopt;
     const Real gap = gapAtEnd(q, *hit);
     if (gap >= 0.5 * s.separation) return std::nullopt;
@@ -163,8 +166,9 @@ struct Pass {
   }
 
   // One pair: pushed apart (or, in the fail-safe, the cloth held) if it still collides; returns 1 if it did.
-  int visit(const PairOf& pair, Mode mode) {
-    const auto hit = collides(pair);
+  int visit(std::size_t k, Mode mode) {
+    const PairOf& pair = scratch.list.pairs[k];
+    const auto hit = collides(k);
     if (!hit) return 0;
     if (mode == Mode::Zone) {
       scratch.zones.merge(pair.nodes);
@@ -191,21 +195,31 @@ struct Pass {
   // others have the same paths as when they were last found clear). The test runs first on every
   // thread against the positions at the pass's start; then the pairs are visited in order, and a
   // pair none of whose nodes an earlier visit moved keeps that answer: the result of one serial pass.
-  int testPairs(Mode mode, bool all, Workers* workers) {
-    enum : std::uint8_t { Skipped, Clear, Colliding };
-    scratch.flagged.assign(scratch.list.pairs.size(), Skipped);
-    parallelFor(workers, scratch.list.pairs.size(), kPairBlock, [&](std::size_t first, std::size_t last) {
+  // In the first pass of a round after one that settled, a pair none of whose nodes moved since is
+  // clear as it was then: Clear without a test, the flag its test would give.
+  int testPairs(Mode mode, bool all, bool clearUnmoved, Workers* workers) {
+    enum : std::uint8_t { Skipped, Clear, Colliding, KeptClear };
+    const SelfPairList& list = scratch.list;
+    scratch.flagged.assign(list.pairs.size(), Skipped);
+    parallelFor(workers, list.pairs.size(), kPairBlock, [&](std::size_t first, std::size_t last) {
       for (std::size_t k = first; k < last; ++k) {
-        const PairOf& pair = scratch.list.pairs[k];
-        if (all || scratch.list.fresh[k] || moved(scratch.movedBefore, pair.nodes))
-          scratch.flagged[k] = collides(pair) ? Colliding : Clear;
+        const PairOf& pair = list.pairs[k];
+        if (!all && !list.fresh[k] && !moved(scratch.movedBefore, pair.nodes)) continue;
+        const bool stillClear = clearUnmoved && !list.fresh[k] && !moved(list.movedSinceLeft, pair.nodes);
+        scratch.flagged[k] = stillClear ? KeptClear : collides(k) ? Colliding : Clear;
       }
     });
+    if (clearUnmoved) {
+      report.keptClear +=
+          static_cast<int>(std::count(scratch.flagged.begin(), scratch.flagged.end(), KeptClear));
+      std::replace(scratch.flagged.begin(), scratch.flagged.end(), std::uint8_t{KeptClear},
+                   std::uint8_t{Clear});
+    }
     int found = 0;
     for (std::size_t k = 0; k < scratch.list.pairs.size(); ++k) {
       const std::uint8_t flag = scratch.flagged[k];
       if (flag == Colliding || (flag == Clear && moved(scratch.movedNow, scratch.list.pairs[k].nodes)))
-        found += visit(scratch.list.pairs[k], mode);
+        found += visit(k, mode);
     }
     std::fill(scratch.list.fresh.begin(), scratch.list.fresh.end(), 0);  // tested now
     return found;
@@ -240,6 +254,10 @@ SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, 
   const bool continues = settings.continues && list.listed && n > 0 && list.xLeft.size() == n &&
                          list.drift.size() == n && list.pairs.size() == list.fresh.size();
   if (continues) addDrift(cloth, list);
+  // Every pair was clear where the last round left the cloth, and the nodes that moved since are known.
+  const bool clearUnmoved =
+      settings.keepsClear && continues && list.clearAtLeft && list.movedSinceLeft.size() == n;
+  if (list.startDistance.size() != list.pairs.size()) list.startDistance.assign(list.pairs.size(), -1);
   Pass p{cloth, xStart, contactNormal, settings, scratch, report};
   // Nodes moved far enough since the last search to meet pairs it did not list.
   bool refind = continues && needsRefind(list, settings.reach);
@@ -259,7 +277,7 @@ SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, 
                       : pass < settings.passes + settings.zonePasses ? Mode::Zone
                                                                      : Mode::Hold;
     ++report.passes;
-    const int colliding = p.testPairs(mode, pass == 0, workers);
+    const int colliding = p.testPairs(mode, pass == 0, pass == 0 && clearUnmoved, workers);
     report.settled = colliding == 0;
     if (report.settled) break;
     if (mode == Mode::Zone) p.moveZones();
@@ -271,6 +289,7 @@ SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, 
   updateVelocities(cloth, scratch, settings.h);
   list.xLeft = cloth.x;
   list.listed = !report.overflowed;
+  list.clearAtLeft = list.listed && report.settled;  // the last pass found every pair clear
   return report;
 }
 

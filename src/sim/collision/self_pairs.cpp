@@ -95,6 +95,7 @@ struct Search {
     for (const std::vector<PairOf>& block : list.blocks)
       list.pairs.insert(list.pairs.end(), block.begin(), block.end());
     list.fresh.assign(list.pairs.size(), 0);
+    list.startDistance.assign(list.pairs.size(), -1);
     return std::find(list.overflowed.begin(), list.overflowed.end(), 1) == list.overflowed.end();
   }
 
@@ -246,9 +247,17 @@ struct Search {
     std::size_t count = 0;
     for (const std::vector<PairOf>& block : list.blocks) count += block.size();
     if (count > kPairsPerItem * (cloth.nodeCount() + edges.nodes.size())) return false;
-    std::erase_if(list.pairs, [&](const PairOf& pair) {
-      return moved(pair.nodes[0]) || moved(pair.nodes[1]) || moved(pair.nodes[2]) || moved(pair.nodes[3]);
-    });
+    // The pairs with a moved node go, the others keep their distance at the step's start.
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < list.pairs.size(); ++k) {
+      const auto& n = list.pairs[k].nodes;
+      if (moved(n[0]) || moved(n[1]) || moved(n[2]) || moved(n[3])) continue;
+      list.pairs[kept] = list.pairs[k];
+      list.startDistance[kept++] = list.startDistance[k];
+    }
+    list.pairs.resize(kept);
+    list.startDistance.resize(kept);
+    list.startDistance.resize(kept + count, -1);
     list.fresh.assign(list.pairs.size(), 0);
     list.fresh.resize(list.pairs.size() + count, 1);
     for (const std::vector<PairOf>& block : list.blocks)
@@ -263,6 +272,7 @@ bool findSelfPairs(const Cloth& cloth, std::span<const Vec3> xStart, const Cloth
                    AabbTree& tree, SelfPairList& list, Workers* workers) {
   Search search{cloth, xStart, edges, 0.5 * reach, list};
   list.listed = search.findAll(tree, workers);
+  list.clearAtLeft = false;  // not tested yet
   list.drift.assign(cloth.nodeCount(), 0.0);
   list.xLeft.assign(cloth.x.begin(), cloth.x.end());
   return list.listed;
@@ -278,6 +288,7 @@ bool refindMovedPairs(const Cloth& cloth, std::span<const Vec3> xStart, const Cl
       std::count_if(list.drift.begin(), list.drift.end(), [&](Real d) { return d > search.margin; });
   if (3 * static_cast<std::size_t>(moved) > cloth.nodeCount()) {
     list.listed = search.findAll(tree, workers);
+    list.clearAtLeft = false;  // a pair a flat patch hid before may be listed now, untested
     // Untested yet: the pairs with a node that moved at all since the pairs were found.
     for (std::size_t k = 0; k < list.pairs.size(); ++k)
       list.fresh[k] = std::any_of(list.pairs[k].nodes.begin(), list.pairs[k].nodes.end(),
@@ -292,8 +303,11 @@ bool refindMovedPairs(const Cloth& cloth, std::span<const Vec3> xStart, const Cl
 }
 
 void addDrift(const Cloth& cloth, SelfPairList& list) {
-  for (std::size_t i = 0; i < cloth.nodeCount(); ++i)
+  list.movedSinceLeft.resize(cloth.nodeCount());
+  for (std::size_t i = 0; i < cloth.nodeCount(); ++i) {
     list.drift[i] += glm::length(cloth.x[i] - list.xLeft[i]);
+    list.movedSinceLeft[i] = cloth.x[i] != list.xLeft[i];
+  }
   list.xLeft.assign(cloth.x.begin(), cloth.x.end());
 }
 

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <span>
 #include <utility>
 
@@ -432,4 +433,58 @@ TEST_CASE(
   }
   CHECK(flatSteps > 0);  // patches were left out,
   CHECK(near > 100);     // and many pairs came near enough to test them
+}
+
+TEST_CASE(
+    "self_impacts: a round after one that settled takes the pairs of unmoved nodes as clear and ends "
+    "where testing every pair ends, bit for bit") {
+  // Between rounds the stretch limit moves some nodes (Simulation::collideWithSelf); the pairs of the
+  // others were clear where the last round left them and are clear still.
+  test::Crumpling heap = test::crumplingCloth();
+  const ClothEdges edges = clothEdges(heap.sim.cloth());
+  const Real reach = heap.scene.params.collision.thickness;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<Real> unit(-1, 1);
+  int kept = 0, impacts = 0, rounds = 0;
+  for (int step = 1; heap.sim.time() < 2.2; ++step) {
+    const std::vector<Vec3> start = heap.sim.cloth().x;
+    heap.drag.apply(heap.sim);
+    heap.sim.step();
+    if (step % 6 != 0) continue;
+    // The step's end as where a round starts: the cloth pushed about a little, so that it collides.
+    Cloth c = heap.sim.cloth();
+    for (Vec3& x : c.x) x += 0.5 * reach * Vec3(unit(rng), unit(rng), unit(rng));
+    Cloth reference = c;
+    SelfImpactSettings s;
+    s.reach = reach;
+    s.tolerance = 0.01 * reach;
+    s.separation = 0.1 * reach;
+    SelfImpactSettings without = s;
+    without.keepsClear = false;
+    AabbTree tree, referenceTree;
+    tree.build(c.restX, c.triangles);
+    referenceTree.build(c.restX, c.triangles);
+    SelfImpactScratch scratch, referenceScratch;
+    for (int round = 0; round < 3; ++round) {
+      s.continues = without.continues = round > 0;
+      const SelfImpactReport r = resolveSelfImpacts(c, start, edges, {}, s, tree, scratch);
+      const SelfImpactReport ref =
+          resolveSelfImpacts(reference, start, edges, {}, without, referenceTree, referenceScratch);
+      REQUIRE(c.x == reference.x);
+      CHECK(r.impacts == ref.impacts);
+      CHECK(ref.keptClear == 0);
+      kept += r.keptClear;
+      impacts += r.impacts;
+      ++rounds;
+      // A tenth of the nodes moved between rounds, as the stretch limit moves some.
+      for (std::size_t i = static_cast<std::size_t>(round); i < c.nodeCount(); i += 10) {
+        const Vec3 d = 0.05 * reach * Vec3(unit(rng), unit(rng), unit(rng));
+        c.x[i] += d;
+        reference.x[i] += d;
+      }
+    }
+  }
+  CHECK(rounds > 30);
+  CHECK(impacts > 50);  // the rounds had work to do,
+  CHECK(kept > 1000);   // and the rounds after settled ones kept pairs clear
 }

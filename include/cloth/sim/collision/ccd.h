@@ -54,6 +54,13 @@ bool sweptBoxesApart(const MovingQuad& q, int split, Real tolerance);
 /// each other, their closest points inside both segments, while coplanar.
 std::optional<Impact> edgeEdgeImpact(const MovingQuad& q, Real tolerance);
 
+/// The two tests above for a pair tested many times in one step (the continuous self-contact pass's
+/// rounds): `startDistance` (m) is the pair's distance at the step's start, which no move in the step
+/// changes. Pass a negative value the first time: it is computed there, when the test needs it, and
+/// kept. The same answers as without it.
+std::optional<Impact> vertexTriangleImpact(const MovingQuad& q, Real tolerance, Real& startDistance);
+std::optional<Impact> edgeEdgeImpact(const MovingQuad& q, Real tolerance, Real& startDistance);
+
 /// The gap the impact's two points are left at, at the step's end, along its normal: sum_k w_k x1_k .
 /// normal (negative: they passed through each other).
 Real gapAtEnd(const MovingQuad& q, const Impact& hit);

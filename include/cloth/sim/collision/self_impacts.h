@@ -39,6 +39,10 @@ struct SelfImpactSettings {
   /// far it moved since, searching again only where that is past half the reach (the stretch limit
   /// and the proximity pushes between rounds move few nodes, and those little).
   bool continues = false;
+  /// After a call that settled (every pair clear where it left the cloth), the first pass takes a
+  /// pair none of whose nodes moved since as clear without testing it: the same flag its test gives
+  /// (false: every pair tested, the reference for tests).
+  bool keepsClear = true;
 };
 
 struct SelfImpactReport {
@@ -47,6 +51,7 @@ struct SelfImpactReport {
   int zoneNodes = 0;    ///< nodes moved as part of a rigid impact zone
   int heldNodes = 0;    ///< nodes sent back to their start (a zone with a pinned node, or every node)
   bool settled = true;  ///< false if pairs still collide (only pinned nodes could move)
+  int keptClear = 0;    ///< pairs taken as clear from the call before, untested (keepsClear)
   /// The step moved the cloth too far to test pair by pair (hundreds of pairs per node): every node
   /// was held.
   bool overflowed = false;

@@ -21,9 +21,16 @@ namespace cloth::sim {
 struct SelfPairList {
   std::vector<PairOf> pairs;
   std::vector<std::uint8_t> fresh;  ///< per pair: found since the pairs were last tested
-  std::vector<Real> drift;          ///< how far each node moved since the pairs were found (m)
-  std::vector<Vec3> xLeft;          ///< where the nodes were when `drift` was last brought up to date
-  bool listed = false;              ///< the pairs hold every pair near the step (no overflow)
+  /// per pair: its distance at the step's start once a continuous test asked for it, -1 before
+  /// (vertexTriangleImpact and edgeEdgeImpact keep it: the rounds of a step test a pair many times)
+  std::vector<Real> startDistance;
+  std::vector<Real> drift;  ///< how far each node moved since the pairs were found (m)
+  std::vector<Vec3> xLeft;  ///< where the nodes were when `drift` was last brought up to date
+  /// Every pair was found clear at xLeft (a continuous pass that settled left it so), and per node
+  /// whether it moved since (addDrift): a pair of unmoved nodes is clear still.
+  bool clearAtLeft = false;
+  std::vector<std::uint8_t> movedSinceLeft;
+  bool listed = false;  ///< the pairs hold every pair near the step (no overflow)
   // The search's own buffers.
   std::vector<std::vector<PairOf>> blocks;     ///< pairs found by each block of nodes, triangles or edges
   std::vector<std::uint8_t> overflowed;        ///< blocks that found too many pairs
@@ -48,7 +55,8 @@ bool findSelfPairs(const Cloth& cloth, std::span<const Vec3> xStart, const Cloth
 bool refindMovedPairs(const Cloth& cloth, std::span<const Vec3> xStart, const ClothEdges& edges, Real reach,
                       AabbTree& tree, SelfPairList& list, Workers* workers = nullptr);
 
-/// Adds to each node's drift its move from xLeft to cloth.x; xLeft = cloth.x after it.
+/// Adds to each node's drift its move from xLeft to cloth.x, and notes which nodes moved at all;
+/// xLeft = cloth.x after it.
 void addDrift(const Cloth& cloth, SelfPairList& list);
 
 /// Whether some node drifted past half the reach since the pairs were found: pairs may be missing.
