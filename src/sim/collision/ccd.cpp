@@ -196,6 +196,23 @@ std::array<Real, 4> coplanarityCubic(const MovingQuad& q, const std::array<int, 
 }
 
 bool sweptBoxesApart(const MovingQuad& q, int split, Real tolerance) {
+  for (int a = 0; a < 3; ++a) {  // an axis at a time: most pairs apart are apart along the first
+    Real lo0 = std::min(q.x0[0][a], q.x1[0][a]), hi0 = std::max(q.x0[0][a], q.x1[0][a]);
+    for (int k = 1; k < split; ++k) {
+      lo0 = std::min(lo0, std::min(q.x0[k][a], q.x1[k][a]));
+      hi0 = std::max(hi0, std::max(q.x0[k][a], q.x1[k][a]));
+    }
+    Real lo1 = std::min(q.x0[split][a], q.x1[split][a]), hi1 = std::max(q.x0[split][a], q.x1[split][a]);
+    for (int k = split + 1; k < 4; ++k) {
+      lo1 = std::min(lo1, std::min(q.x0[k][a], q.x1[k][a]));
+      hi1 = std::max(hi1, std::max(q.x0[k][a], q.x1[k][a]));
+    }
+    if (lo0 > hi1 + tolerance || lo1 > hi0 + tolerance) return true;
+  }
+  return false;
+}
+
+bool sweptBoxesApartByBoxes(const MovingQuad& q, int split, Real tolerance) {
   Vec3 lo[2], hi[2];
   for (int side = 0; side < 2; ++side) {
     const int first = side == 0 ? 0 : split, last = side == 0 ? split : 4;

@@ -242,3 +242,24 @@ TEST_CASE("ccd: the tests that keep a pair's start distance answer as the plain 
   CHECK(hits > 200);   // some pairs met,
   CHECK(kept > 5000);  // and most kept their start distance
 }
+
+TEST_CASE("ccd: the swept boxes' test an axis at a time answers as the two boxes whole") {
+  std::mt19937 rng(22);
+  std::uniform_real_distribution<Real> u(-1, 1);
+  int apart = 0, near = 0;
+  for (int k = 0; k < 20000; ++k) {
+    MovingQuad q;
+    for (int i = 0; i < 4; ++i) {
+      q.x0[i] = 0.1 * Vec3(u(rng), u(rng), u(rng));
+      q.x1[i] = q.x0[i] + 0.02 * Vec3(u(rng), u(rng), u(rng));
+    }
+    for (int split : {1, 2}) {
+      const bool expected = sweptBoxesApartByBoxes(q, split, 1e-3);
+      CHECK(sweptBoxesApart(q, split, 1e-3) == expected);
+      apart += expected;
+      near += !expected;
+    }
+  }
+  CHECK(apart > 5000);  // both answers were asked for often
+  CHECK(near > 5000);
+}

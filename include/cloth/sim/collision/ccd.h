@@ -49,6 +49,9 @@ std::optional<Impact> vertexTriangleImpact(const MovingQuad& q, Real tolerance);
 /// within `tolerance` of the other at any time in the step, and neither impact test can find one.
 /// Both tests ask this first: most pairs a broad phase hands them rest a thickness apart.
 bool sweptBoxesApart(const MovingQuad& q, int split, Real tolerance);
+/// The same answer from the two boxes whole (the reference for tests): sweptBoxesApart takes an axis
+/// at a time and stops at the first that parts them.
+bool sweptBoxesApartByBoxes(const MovingQuad& q, int split, Real tolerance);
 
 /// Edge (x[0], x[1]) against edge (x[2], x[3]): the first time they pass within `tolerance` (m) of
 /// each other, their closest points inside both segments, while coplanar.
