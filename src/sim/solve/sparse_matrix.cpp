@@ -45,13 +45,33 @@ Real residual(const SparseMatrix& a, std::span<const Vec3> b, std::span<const Ve
   return std::sqrt(norm2);
 }
 
+namespace {
+
+// (A x)_i.
+Vec3 rowTimes(const SparseMatrix& a, int i, std::span<const Vec3> x) {
+  Vec3 ax(0);
+  for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) ax += a.value[e] * x[a.column[e]];
+  return ax;
+}
+
+// (A x)_i with x's rows [first, last) as they are and the others as in `before`.
+Vec3 rowTimesAcross(const SparseMatrix& a, int i, std::span<const Vec3> x, std::span<const Vec3> before,
+                    int first, int last) {
+  Vec3 ax(0);
+  for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) {
+    const int j = a.column[e];
+    ax += a.value[e] * (j >= first && j < last ? x[j] : before[j]);
+  }
+  return ax;
+}
+
+}  // namespace
+
 void gaussSeidel(const SparseMatrix& a, std::span<const Real> inverseDiagonal, std::span<const Vec3> b,
                  std::span<Vec3> x, bool forward) {
   for (int k = 0; k < a.rows; ++k) {
     const int i = forward ? k : a.rows - 1 - k;
-    Vec3 ax(0);
-    for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) ax += a.value[e] * x[a.column[e]];
-    x[i] += inverseDiagonal[i] * (b[i] - ax);
+    x[i] += inverseDiagonal[i] * (b[i] - rowTimes(a, i, x));
   }
 }
 
@@ -67,12 +87,7 @@ void blockGaussSeidel(const SparseMatrix& a, std::span<const Real> inverseDiagon
                   const int last = std::min(a.rows, first + kGaussSeidelBlock);
                   for (int k = first; k < last; ++k) {
                     const int i = forward ? k : first + last - 1 - k;
-                    Vec3 ax(0);
-                    for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) {
-                      const int j = a.column[e];
-                      ax += a.value[e] * (j >= first && j < last ? x[j] : before[j]);
-                    }
-                    x[i] += inverseDiagonal[i] * (b[i] - ax);
+                    x[i] += inverseDiagonal[i] * (b[i] - rowTimesAcross(a, i, x, before, first, last));
                   }
                 }
               });
@@ -109,16 +124,8 @@ void blockGaussSeidel(const SparseMatrix& a, const GaussSeidelBlocks& blocks,
                   const int last = std::min(a.rows, first + kGaussSeidelBlock);
                   for (int k = first; k < last; ++k) {
                     const int i = forward ? k : first + last - 1 - k;
-                    Vec3 ax(0);
-                    if (blocks.inside[i]) {
-                      for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e)
-                        ax += a.value[e] * x[a.column[e]];
-                    } else {
-                      for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) {
-                        const int j = a.column[e];
-                        ax += a.value[e] * (j >= first && j < last ? x[j] : before[j]);
-                      }
-                    }
+                    const Vec3 ax =
+                        blocks.inside[i] ? rowTimes(a, i, x) : rowTimesAcross(a, i, x, before, first, last);
                     x[i] += inverseDiagonal[i] * (b[i] - ax);
                   }
                 }

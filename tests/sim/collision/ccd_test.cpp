@@ -32,6 +32,17 @@ MovingQuad pointAndFloorTriangle(const Vec3& from, const Vec3& to) {
   return q;
 }
 
+// Four points within 0.1 m of the origin, each moving up to `move` (m) along each axis.
+MovingQuad randomQuad(std::mt19937& rng, Real move) {
+  std::uniform_real_distribution<Real> u(-1, 1);
+  MovingQuad q;
+  for (int i = 0; i < 4; ++i) {
+    q.x0[i] = 0.1 * Vec3(u(rng), u(rng), u(rng));
+    q.x1[i] = q.x0[i] + move * Vec3(u(rng), u(rng), u(rng));
+  }
+  return q;
+}
+
 }  // namespace
 
 TEST_CASE("ccd: the cubic's roots in [0, 1] are found, ascending, and none outside") {
@@ -219,11 +230,7 @@ TEST_CASE("ccd: the tests that keep a pair's start distance answer as the plain 
   std::uniform_real_distribution<Real> u(-1, 1);
   int hits = 0, kept = 0;
   for (int k = 0; k < 4000; ++k) {
-    MovingQuad q;
-    for (int i = 0; i < 4; ++i) {
-      q.x0[i] = 0.1 * Vec3(u(rng), u(rng), u(rng));
-      q.x1[i] = q.x0[i] + 0.05 * Vec3(u(rng), u(rng), u(rng));
-    }
+    MovingQuad q = randomQuad(rng, 0.05);
     const Real tolerance = 1e-3;
     Real vertexStart = -1, edgeStart = -1;
     for (int pass = 0; pass < 3; ++pass) {
@@ -245,14 +252,9 @@ TEST_CASE("ccd: the tests that keep a pair's start distance answer as the plain 
 
 TEST_CASE("ccd: the swept boxes' test an axis at a time answers as the two boxes whole") {
   std::mt19937 rng(22);
-  std::uniform_real_distribution<Real> u(-1, 1);
   int apart = 0, near = 0;
   for (int k = 0; k < 20000; ++k) {
-    MovingQuad q;
-    for (int i = 0; i < 4; ++i) {
-      q.x0[i] = 0.1 * Vec3(u(rng), u(rng), u(rng));
-      q.x1[i] = q.x0[i] + 0.02 * Vec3(u(rng), u(rng), u(rng));
-    }
+    const MovingQuad q = randomQuad(rng, 0.02);
     for (int split : {1, 2}) {
       const bool expected = sweptBoxesApartByBoxes(q, split, 1e-3);
       CHECK(sweptBoxesApart(q, split, 1e-3) == expected);
