@@ -103,8 +103,7 @@ void Simulation::step() {
   }
   syncMass();
   workers_.resize(params_.solver.threads);
-  heldFrom_.resize(colliders_.size(), Vec3(0));
-  heldTo_.resize(colliders_.size(), Vec3(0));
+  approachHeldColliders();
   placeMeshes(anchoredColliders_, params_.collision);  // collider_offset and collider_scale may have changed
   placeMovingColliders(time_);
   if (featuresStale()) placeFeatures();
@@ -113,7 +112,7 @@ void Simulation::step() {
   report_.substeps = substeps;
   const Real h = params_.solver.h / substeps;
   for (int i = 0; i < substeps; ++i) guardedSubstep(h);
-  heldFrom_ = heldTo_;  // the colliders the viewer holds are where it asked
+  heldFrom_ = heldTo_;  // the colliders the viewer holds are where this step took them
 }
 
 // Sub-steps that keep every dragged node and every collider on a path within kHandleStride key
@@ -658,14 +657,28 @@ bool Simulation::movable(std::size_t index) const {
 bool Simulation::moveCollider(std::size_t index, const Vec3& offset) {
   if (!movable(index) || !std::isfinite(offset.x) || !std::isfinite(offset.y) || !std::isfinite(offset.z))
     return false;
-  heldFrom_.resize(colliders_.size(), Vec3(0));
-  heldTo_.resize(colliders_.size(), Vec3(0));
-  heldTo_[index] = offset;
+  heldWish_.resize(colliders_.size(), Vec3(0));
+  heldWish_[index] = offset;
   return true;
 }
 
+// Where each held collider ends this step: towards where the viewer holds it, at most maxHandleSpeed.
+// Unbounded, a mouse flung across the view under a slow frame carried the ball 0.8 m in one step, past
+// what the motion sub-steps cover (kMostHandleSubsteps), and it went through the hanging curtain.
+void Simulation::approachHeldColliders() {
+  heldFrom_.resize(colliders_.size(), Vec3(0));
+  heldTo_.resize(colliders_.size(), Vec3(0));
+  heldWish_.resize(colliders_.size(), Vec3(0));
+  const Real most = params_.maxHandleSpeed * params_.solver.h;
+  for (std::size_t i = 0; i < colliders_.size(); ++i) {
+    const Vec3 move = heldWish_[i] - heldFrom_[i];
+    const Real length = glm::length(move);
+    heldTo_[i] = length > most ? heldFrom_[i] + move * (most / length) : heldWish_[i];
+  }
+}
+
 Vec3 Simulation::colliderOffset(std::size_t index) const {
-  return index < heldTo_.size() ? heldTo_[index] : Vec3(0);
+  return index < heldWish_.size() ? heldWish_[index] : Vec3(0);
 }
 
 // Sharp corners and edges, and where a smooth mesh curves too tightly for the cloth's key spacing to
@@ -776,6 +789,7 @@ void Simulation::setColliders(std::vector<Collider> colliders) {
   anchoredColliders_ = colliders_;
   heldFrom_.clear();
   heldTo_.clear();
+  heldWish_.clear();
   placeMeshes(anchoredColliders_, params_.collision);
   placeMovingColliders(time_);
   placeFeatures();

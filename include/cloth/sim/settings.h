@@ -88,7 +88,7 @@ struct SimParams {
   MaterialSettings material;
   WindSettings wind;
   CollisionSettings collision;
-  Real maxHandleSpeed = 8.0;  // fastest a dragged node may move (m/s)
+  Real maxHandleSpeed = 8.0;  // fastest a dragged node or a held collider may move (m/s)
 };
 
 }  // namespace cloth::sim

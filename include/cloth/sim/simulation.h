@@ -85,9 +85,9 @@ class Simulation {
   void setColliders(std::vector<Collider> colliders);
   /// Moves collider `index` (any but a flag's pole) so that at the
   /// end of the next step it stands `offset` (m) from where the scene and its path put it: the viewer's
-  /// Ctrl-drag. The step carries it there continuously (the cloth is swept, never jumped over), in
-  /// sub-steps if it moves far. Kept until changed; new colliders (setColliders) start at 0. Returns
-  /// whether the collider can be moved.
+  /// Ctrl-drag. It goes there at most SimParams::maxHandleSpeed, as a dragged node does, and each step
+  /// carries it continuously (the cloth is swept, never jumped over), in sub-steps if it moves far. Kept
+  /// until changed; new colliders (setColliders) start at 0. Returns whether it can be moved.
   bool moveCollider(std::size_t index, const Vec3& offset);
   /// The offset moveCollider last asked of collider `index` (0 if none).
   Vec3 colliderOffset(std::size_t index) const;
@@ -157,6 +157,7 @@ class Simulation {
   void noteColliderMoves();
   std::span<const Vec3> startSeenBy(std::size_t index) const;
   Vec3 heldOffsetAt(std::size_t index, Real t) const;
+  void approachHeldColliders();
   bool movable(std::size_t index) const;
   void refitTree(Real margin);
   void collideWithSelf(Real h);
@@ -169,7 +170,8 @@ class Simulation {
   /// Per collider that moved in the sub-step: each node's start carried along with it (carried), where
   /// the node started as the collider sees it; empty for one that stood still (xStart_ then).
   std::vector<std::vector<Vec3>> startSeen_;
-  std::vector<Vec3> heldFrom_, heldTo_;  ///< per collider: moveCollider's offset before / after the step
+  std::vector<Vec3> heldFrom_, heldTo_;  ///< per collider: its held offset before / after the step
+  std::vector<Vec3> heldWish_;           ///< per collider: the offset moveCollider asked for
   Real stepStart_ = 0;                   ///< when the step under way began (s)
   Real substepLength_ = 1;               ///< of the sub-step under way (s)
   Kinematics kinematics_;

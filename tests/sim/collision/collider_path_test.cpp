@@ -152,11 +152,13 @@ TEST_CASE("collider_path: a ball that crosses a cloth in one step carries it rat
 
 TEST_CASE(
     "collider_path: a ball the viewer moves through the cloth in one step carries it, and stays there") {
-  // moveCollider (the viewer's Ctrl-drag) as fast as a mouse goes: 0.5 m in one 1/60 s step.
+  // moveCollider (the viewer's Ctrl-drag) as fast as a mouse goes, at the fastest handle_speed lets it
+  // go in one 1/60 s step: 0.5 m.
   Scene s = *findScene("free-fall");
   s.grid.origin = Vec3(-0.25, 0, -0.25);
   s.grid.width = s.grid.height = 0.5;
   s.params.gravity = Vec3(0);
+  s.params.maxHandleSpeed = 30;
   s.params.collision.selfCollision = false;
   s.colliders = {Collider::sphere(Vec3(0, -0.23, 0), 0.02), Collider::plane(Vec3(0, -1, 0), Vec3(0, 1, 0))};
   Simulation sim = instantiate(s);
@@ -179,6 +181,30 @@ TEST_CASE(
   sim.step();
   CHECK(sim.colliders()[0].center.y == Approx(0.27));
   CHECK(sim.colliderOffset(0).y == Approx(0.5));
+}
+
+TEST_CASE("collider_path: a held collider goes where the viewer holds it at most handle_speed") {
+  // A mouse flung across a slow frame asks for 0.5 m at once; the ball goes there at 8 m/s (0.133 m a
+  // 1/60 s step), as a dragged node would, and stays. Unbounded, a 0.8 m jump went through the curtain.
+  Scene s = *findScene("free-fall");
+  s.params.gravity = Vec3(0);
+  s.colliders = {Collider::sphere(Vec3(0, -1, 0), 0.02)};
+  Simulation sim = instantiate(s);
+  const Real most = s.params.maxHandleSpeed * s.params.solver.h;
+  REQUIRE(sim.moveCollider(0, Vec3(0, 0.5, 0)));
+  Real y = -1;
+  for (int i = 0; i < 3; ++i) {
+    sim.step();
+    CHECK(sim.colliders()[0].center.y - y == Approx(most));
+    y = sim.colliders()[0].center.y;
+  }
+  for (int i = 0; i < 3; ++i) sim.step();
+  CHECK(sim.colliders()[0].center.y == Approx(-0.5));
+  CHECK(sim.colliderOffset(0).y == Approx(0.5));  // what was asked, for the next drag to start from
+  // Moved back while on the way: it turns round where it is.
+  REQUIRE(sim.moveCollider(0, Vec3(0)));
+  sim.step();
+  CHECK(sim.colliders()[0].center.y == Approx(-0.5 - most));
 }
 
 namespace {
