@@ -27,6 +27,34 @@ float layerWeight(float clearance, float reach) {
   return t * t * (3 - 2 * t);
 }
 
+float fadeWeight(float clearance, float reach, float offset) {
+  if (clearance >= reach) return 1;  // no other layer within reach
+  const float w = layerWeight(clearance, reach);
+  return offset * w > kOffsetShare * clearance ? kOffsetShare * clearance / offset : w;
+}
+
+// The offset of every refined vertex from its cell's key triangles, each kept as the largest at the
+// cell's four corners.
+void LayerFade::measureOffsets(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r,
+                               const SurfaceMesh& out, std::size_t nodes, std::size_t firstKey) {
+  offset_.resize(nodes, 0.0f);
+  if (r <= 1 || keyNu < 2 || keyNv < 2 || nodes < firstKey + keyX.size()) return;
+  float* offset = offset_.data() + firstKey;
+  std::fill(offset, offset + keyX.size(), 0.0f);
+  for (int J = 0; J < out.nv; ++J) {
+    const int cj = std::min(J / r, keyNv - 2);
+    const float b = static_cast<float>(J - cj * r) / static_cast<float>(r);
+    for (int I = 0; I < out.nu; ++I) {
+      const int ci = std::min(I / r, keyNu - 2);
+      const float a = static_cast<float>(I - ci * r) / static_cast<float>(r);
+      const int k00 = cj * keyNu + ci, k10 = k00 + 1, k01 = k00 + keyNu, k11 = k01 + 1;
+      const glm::vec3 flat = onKeyTriangle(keyX[k00], keyX[k10], keyX[k01], keyX[k11], a, b);
+      const float d = glm::length(out.positions[static_cast<std::size_t>(J) * out.nu + I] - flat);
+      for (int k : {k00, k10, k01, k11}) offset[k] = std::max(offset[k], d);
+    }
+  }
+}
+
 void LayerFade::measure(const sim::Cloth& cloth, std::span<const glm::vec3> normals, float reach,
                         sim::Workers* workers) {
   if (builtFor_ != cloth.triangles.size() || tree_.empty()) {
@@ -70,6 +98,8 @@ int LayerFade::apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int 
                      SurfaceMesh& out, std::size_t firstKey) const {
   if (r <= 1 || keyNu < 2 || keyNv < 2 || clearance_.size() < firstKey + keyX.size()) return 0;
   const std::span<const float> clearance = std::span<const float>(clearance_).subspan(firstKey, keyX.size());
+  const bool offsets = offset_.size() == clearance_.size();
+  const float* offset = offsets ? offset_.data() + firstKey : nullptr;
   int moved = 0;
   for (int J = 0; J < out.nv; ++J) {
     const int cj = std::min(J / r, keyNv - 2);
@@ -81,7 +111,9 @@ int LayerFade::apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int 
       auto bilinear = [&](auto f) {
         return (1 - b) * ((1 - a) * f(k00) + a * f(k10)) + b * ((1 - a) * f(k01) + a * f(k11));
       };
-      const float w = bilinear([&](int k) { return layerWeight(clearance[k], reach); });
+      const float w = bilinear([&](int k) {
+        return offsets ? fadeWeight(clearance[k], reach, offset[k]) : layerWeight(clearance[k], reach);
+      });
       if (w >= 1) continue;
       const glm::vec3 flat = onKeyTriangle(keyX[k00], keyX[k10], keyX[k01], keyX[k11], a, b);
       glm::vec3& p = out.positions[static_cast<std::size_t>(J) * out.nu + I];

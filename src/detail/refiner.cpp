@@ -251,6 +251,7 @@ void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double ti
   const int r = shape(cloth, s, time, out);
   if (r > 1) {  // near other layers, the surface keeps to the key triangles (layer_fade.h)
     const float reach = kLayerReach * meanKeySpacing();
+    layerFade_.measureOffsets(keyX_, keyNu_, keyNv_, r, out, cloth.nodeCount());
     layerFade_.measure(cloth, keyN_, reach, &workers_);
     layerFade_.apply(keyX_, keyNu_, keyNv_, r, reach, out);
   }
@@ -285,6 +286,9 @@ void Refiner::refineSheets(const sim::Cloth& cloth, const DetailSettings& s, dou
     for (std::size_t k = 0; k < sheets; ++k)
       std::copy(sheetRefiners_[k]->keyN_.begin(), sheetRefiners_[k]->keyN_.end(), keyN_.begin() + k * keys);
     const float reach = kLayerReach * sheetRefiners_.front()->meanKeySpacing();
+    for (std::size_t k = 0; k < sheets; ++k)
+      layerFade_.measureOffsets(sheetRefiners_[k]->keyX_, cloth.nu, cloth.nv, r, sheetSurfaces_[k],
+                                cloth.nodeCount(), k * keys);
     layerFade_.measure(cloth, keyN_, reach, &workers_);
     for (std::size_t k = 0; k < sheets; ++k)
       layerFade_.apply(sheetRefiners_[k]->keyX_, cloth.nu, cloth.nv, r, reach, sheetSurfaces_[k], k * keys);

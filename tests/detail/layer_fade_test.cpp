@@ -19,12 +19,12 @@ constexpr double kSpacing = 0.05, kGap = 0.004;  // key spacing; the layers 4 mm
 
 // A strip of 16 x 6 key nodes squeezed along u to 80 % (so the wrinkled spline wrinkles it), folded
 // in half at column 7.5: columns 0-7 lie at z = 0, columns 8-15 come back over them at z = kGap.
-sim::Cloth foldedStrip(int columns = 16) {
+sim::Cloth foldedStrip(int columns = 16, double gap = kGap) {
   sim::Cloth c = sim::buildGrid(sim::GridSpec::fromSpacing(columns, 6, kSpacing), 0.01);
   for (int j = 0; j < c.nv; ++j)
     for (int i = 0; i < c.nu; ++i) {
       const int along = i < 8 ? i : 15 - i;
-      c.x[c.index(i, j)] = sim::Vec3(0.8 * kSpacing * along, kSpacing * j, i < 8 ? 0.0 : kGap);
+      c.x[c.index(i, j)] = sim::Vec3(0.8 * kSpacing * along, kSpacing * j, i < 8 ? 0.0 : gap);
     }
   return c;
 }
@@ -75,6 +75,52 @@ TEST_CASE("layer_fade: the wrinkled surface of a folded cloth does not cut throu
   CHECK(upperBottom > lowerTop);
   CHECK(lowerTop < 0.25 * kGap);  // flat against each other: at most a quarter of the gap
   CHECK(upperBottom > 0.75 * kGap);
+}
+
+TEST_CASE("layer_fade: a surface deep off its key triangles keeps within a share of the gap, however deep") {
+  // The folded strip 60 % of half a key spacing apart, where layerWeight keeps half of a surface's
+  // offset; each layer's refined surface stands 1.5 gaps off its key triangles towards the other
+  // (deep wrinkles): kept at half, the two surfaces crossed. fadeWeight keeps each within
+  // kOffsetShare of the gap.
+  const float reach = 0.5f * static_cast<float>(kSpacing), gap = 0.6f * reach, depth = 1.5f * gap;
+  REQUIRE(layerWeight(gap, reach) == Approx(0.5));
+  CHECK(fadeWeight(gap, reach, depth) * depth == Approx(kOffsetShare * gap));
+  CHECK(fadeWeight(gap, reach, 0.1f * gap) == Approx(0.5));  // shallow: layerWeight's
+  CHECK(fadeWeight(reach, reach, depth) == 1);               // no other layer within reach
+  const sim::Cloth c = foldedStrip(16, gap);
+  const int r = 4;
+  SurfaceMesh out;
+  out.nu = (c.nu - 1) * r + 1;
+  out.nv = (c.nv - 1) * r + 1;
+  std::vector<glm::vec3> keyX(c.x.begin(), c.x.end()), normals(c.nodeCount());
+  for (int J = 0; J < out.nv; ++J)
+    for (int I = 0; I < out.nu; ++I) {  // the key triangles, each layer moved `depth` towards the other
+      const int ci = std::min(I / r, c.nu - 2), cj = std::min(J / r, c.nv - 2);
+      const float a = static_cast<float>(I - ci * r) / r, b = static_cast<float>(J - cj * r) / r;
+      const int k = c.index(ci, cj);
+      glm::vec3 p = onKeyTriangle(keyX[k], keyX[k + 1], keyX[k + c.nu], keyX[k + c.nu + 1], a, b);
+      if (I < 7 * r) p.z += depth;
+      if (I > 8 * r) p.z -= depth;
+      out.positions.push_back(p);
+    }
+  for (int j = 0; j < c.nv; ++j)
+    for (int i = 0; i < c.nu; ++i) normals[c.index(i, j)] = glm::vec3(0, 0, i < 8 ? 1 : -1);
+  LayerFade fade;
+  fade.measureOffsets(keyX, c.nu, c.nv, r, out, c.nodeCount());
+  fade.measure(c, normals, reach);
+  CHECK(fade.offsets()[c.index(3, 3)] == Approx(depth));
+  CHECK(fade.clearance()[c.index(3, 3)] == Approx(gap));
+  fade.apply(keyX, c.nu, c.nv, r, reach, out);
+  float lowerTop = -1, upperBottom = 1;
+  for (int J = 0; J < out.nv; ++J)
+    for (int I = 0; I < out.nu; ++I) {
+      const float z = out.positions[static_cast<std::size_t>(J) * out.nu + I].z;
+      if (I <= 6 * r) lowerTop = std::max(lowerTop, z);        // short of the fold's cells, whose corners
+      if (I >= 9 * r) upperBottom = std::min(upperBottom, z);  // on the fold see no other layer
+    }
+  INFO("lower layer up to z = " << lowerTop << ", upper layer down to z = " << upperBottom);
+  CHECK(lowerTop <= Approx(kOffsetShare * gap));
+  CHECK(upperBottom >= Approx((1 - kOffsetShare) * gap));
 }
 
 TEST_CASE(
