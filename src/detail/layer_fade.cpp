@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <glm/geometric.hpp>
 
@@ -53,6 +54,51 @@ void LayerFade::measureOffsets(std::span<const glm::vec3> keyX, int keyNu, int k
       for (int k : {k00, k10, k01, k11}) offset[k] = std::max(offset[k], d);
     }
   }
+  markFolds(keyX, keyNu, keyNv, r, out, firstKey);
+}
+
+// The normal of key cell (ci, cj): its diagonals' cross product, as the refined quads' below.
+glm::vec3 cellNormal(std::span<const glm::vec3> keyX, int keyNu, int ci, int cj) {
+  const int k00 = cj * keyNu + ci;
+  return glm::cross(keyX[k00 + keyNu + 1] - keyX[k00], keyX[k00 + keyNu] - keyX[k00 + 1]);
+}
+
+// Cells whose refined surface cannot be drawn without cutting through itself fade to their key
+// triangles at all four corners: one whose surface turns over somewhere (a refined quad facing
+// against the cell's key quad: a loop of the spline or a wrinkle where key nodes crowd), and both
+// cells of a crease folded past a right angle, whose surfaces bulge into each other.
+void LayerFade::markFolds(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r,
+                          const SurfaceMesh& out, std::size_t firstKey) {
+  folded_.resize(offset_.size(), 0);
+  unsigned char* folded = folded_.data() + firstKey;
+  std::fill(folded, folded + keyX.size(), 0);
+  auto mark = [&](int ci, int cj) {
+    const int k00 = cj * keyNu + ci;
+    for (int k : {k00, k00 + 1, k00 + keyNu, k00 + keyNu + 1}) folded[k] = 1;
+  };
+  const int cu = keyNu - 1;
+  cellNormals_.resize(static_cast<std::size_t>(cu) * (keyNv - 1));
+  for (int cj = 0; cj + 1 < keyNv; ++cj)
+    for (int ci = 0; ci < cu; ++ci) cellNormals_[cj * cu + ci] = cellNormal(keyX, keyNu, ci, cj);
+  auto at = [&](int I, int J) { return out.positions[static_cast<std::size_t>(J) * out.nu + I]; };
+  for (int J = 0; J + 1 < out.nv; ++J) {
+    const int cj = std::min(J / r, keyNv - 2);
+    for (int I = 0; I + 1 < out.nu; ++I) {
+      const int ci = std::min(I / r, keyNu - 2);
+      const glm::vec3 quad = glm::cross(at(I + 1, J + 1) - at(I, J), at(I, J + 1) - at(I + 1, J));
+      if (glm::dot(cellNormals_[cj * cu + ci], quad) < 0) mark(ci, cj);
+    }
+  }
+  for (int cj = 0; cj + 1 < keyNv; ++cj)
+    for (int ci = 0; ci < cu; ++ci) {
+      const glm::vec3 n = cellNormals_[cj * cu + ci];
+      for (const auto [di, dj] : {std::pair{1, 0}, std::pair{0, 1}}) {
+        if (ci + di + 1 >= keyNu || cj + dj + 1 >= keyNv) continue;
+        if (glm::dot(n, cellNormals_[(cj + dj) * cu + ci + di]) >= 0) continue;
+        mark(ci, cj);
+        mark(ci + di, cj + dj);
+      }
+    }
 }
 
 void LayerFade::measure(const sim::Cloth& cloth, std::span<const glm::vec3> normals, float reach,
@@ -100,6 +146,7 @@ int LayerFade::apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int 
   const std::span<const float> clearance = std::span<const float>(clearance_).subspan(firstKey, keyX.size());
   const bool offsets = offset_.size() == clearance_.size();
   const float* offset = offsets ? offset_.data() + firstKey : nullptr;
+  const unsigned char* folded = offsets ? folded_.data() + firstKey : nullptr;
   int moved = 0;
   for (int J = 0; J < out.nv; ++J) {
     const int cj = std::min(J / r, keyNv - 2);
@@ -112,7 +159,8 @@ int LayerFade::apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int 
         return (1 - b) * ((1 - a) * f(k00) + a * f(k10)) + b * ((1 - a) * f(k01) + a * f(k11));
       };
       const float w = bilinear([&](int k) {
-        return offsets ? fadeWeight(clearance[k], reach, offset[k]) : layerWeight(clearance[k], reach);
+        if (!offsets) return layerWeight(clearance[k], reach);
+        return folded[k] ? 0.0f : fadeWeight(clearance[k], reach, offset[k]);
       });
       if (w >= 1) continue;
       const glm::vec3 flat = onKeyTriangle(keyX[k00], keyX[k10], keyX[k01], keyX[k11], a, b);

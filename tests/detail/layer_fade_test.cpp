@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -139,4 +140,58 @@ TEST_CASE(
   // The second (p10, p01, p11) is the plane z = a + b - 1: at the cell's far quarter, z = 0.5, where the
   // bilinear patch has a b = 0.5625.
   CHECK(onKeyTriangle(p00, p10, p01, p11, 0.75f, 0.75f).z == Approx(0.5f));
+}
+
+namespace {
+
+// A strip of 12 x 4 key nodes, flat to column 5 and bent there about the y axis by `angle` (degrees;
+// 180: folded back onto itself).
+sim::Cloth bentStrip(double angle) {
+  sim::Cloth c = sim::buildGrid(sim::GridSpec::fromSpacing(12, 4, kSpacing), 0.01);
+  const double a = glm::radians(angle);
+  for (int j = 0; j < c.nv; ++j)
+    for (int i = 0; i < c.nu; ++i) {
+      const double past = std::max(0, i - 5) * kSpacing;
+      c.x[c.index(i, j)] = sim::Vec3(std::min(i, 5) * kSpacing + past * std::cos(a), kSpacing * j,
+                                     past * std::sin(a));
+    }
+  return c;
+}
+
+// The largest distance of the refined surface of cells ci0..ci1 (all rows) from their key triangles.
+float offFlat(const sim::Cloth& c, const SurfaceMesh& m, int r, int ci0, int ci1) {
+  float most = 0;
+  for (int J = 0; J < m.nv; ++J)
+    for (int I = ci0 * r; I <= (ci1 + 1) * r; ++I) {
+      const int ci = std::min(I / r, c.nu - 2), cj = std::min(J / r, c.nv - 2);
+      const float a = static_cast<float>(I - ci * r) / r, b = static_cast<float>(J - cj * r) / r;
+      auto key = [&](int di, int dj) { return glm::vec3(c.x[c.index(ci + di, cj + dj)]); };
+      const glm::vec3 flat = onKeyTriangle(key(0, 0), key(1, 0), key(0, 1), key(1, 1), a, b);
+      most = std::max(most, glm::length(m.positions[static_cast<std::size_t>(J) * m.nu + I] - flat));
+    }
+  return most;
+}
+
+}  // namespace
+
+TEST_CASE("layer_fade: a crease folded past a right angle is drawn as its key triangles, a gentler one round") {
+  // The spline rounds a crease; folded past 90 degrees its two sides' bulges meet, and on the
+  // crumpled heap the pairs of drawn triangles through each other were mostly such neighbours.
+  const int r = 4;
+  DetailSettings s;
+  s.mode = DetailMode::Spline;
+  s.refine = r;
+  for (double angle : {60.0, 150.0}) {
+    const sim::Cloth c = bentStrip(angle);
+    SurfaceMesh m;
+    Refiner refiner;
+    refiner.refine(c, s, 0, m);
+    const float crease = offFlat(c, m, r, 4, 5);  // the two cells either side of column 5
+    INFO("bent " << angle << " degrees: the crease's cells stand up to " << crease << " m off flat");
+    if (angle < 90)
+      CHECK(crease > 0.02f * kSpacing);  // rounded, as the spline draws it
+    else
+      CHECK(crease < 1e-6f);
+    CHECK(offFlat(c, m, r, 0, 2) < 1e-6f);  // flat cloth stays flat
+  }
 }

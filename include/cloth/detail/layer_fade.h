@@ -42,8 +42,10 @@ inline constexpr float kOffsetShare = 0.4f;
 class LayerFade {
  public:
   /// Each key node's largest offset (m) of `out` (a refinement by r of the keyNu x keyNv key grid
-  /// keyX, the cloth's nodes from `firstKey` on) from the flat key surface, over the cells round it.
-  /// Call for every sheet before apply; `nodes` is the whole cloth's node count.
+  /// keyX, the cloth's nodes from `firstKey` on) from the flat key surface, over the cells round it,
+  /// and whether one of those cells folds (its refined surface turns over, or it meets a neighbour
+  /// at a crease past a right angle): apply draws those flat. Call for every sheet before apply;
+  /// `nodes` is the whole cloth's node count.
   void measureOffsets(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r, const SurfaceMesh& out,
                       std::size_t nodes, std::size_t firstKey = 0);
   /// Each key node's distance (m) to the nearest key triangle of another layer, capped at `reach` (half
@@ -52,8 +54,8 @@ class LayerFade {
   void measure(const sim::Cloth& cloth, std::span<const glm::vec3> normals, float reach,
                sim::Workers* workers = nullptr);
   /// Blends every vertex of `out` toward its cell's key triangles (onKeyTriangle), by the bilinear
-  /// blend of their fadeWeight. keyX's first node is the measured cloth's node `firstKey` (a sheet's
-  /// first). Returns how many vertices moved.
+  /// blend of their fadeWeight (0 at a folded cell's corners). keyX's first node is the measured cloth's node
+  /// `firstKey` (a sheet's first). Returns how many vertices moved.
   int apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r, float reach, SurfaceMesh& out,
             std::size_t firstKey = 0) const;
   std::span<const float> clearance() const { return clearance_; }
@@ -63,7 +65,12 @@ class LayerFade {
   sim::AabbTree tree_;
   std::size_t builtFor_ = 0;  ///< triangle count the tree was built for
   std::vector<float> clearance_;
+  void markFolds(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r, const SurfaceMesh& out,
+                 std::size_t firstKey);
+
   std::vector<float> offset_;  ///< per key node (measureOffsets); empty: none measured, layerWeight alone
+  std::vector<glm::vec3> cellNormals_;  ///< scratch of markFolds, per key cell
+  std::vector<unsigned char> folded_;   ///< per key node: a cell round it folds (markFolds), drawn flat
 };
 
 }  // namespace cloth::detail
