@@ -48,9 +48,11 @@ class LayerFade {
   /// `nodes` is the whole cloth's node count.
   void measureOffsets(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r, const SurfaceMesh& out,
                       std::size_t nodes, std::size_t firstKey = 0);
-  /// Each key node's distance (m) to the nearest key triangle of another layer, capped at `reach` (half
-  /// a key spacing): a triangle of another sheet, more than two key nodes from it along the grid, or
-  /// facing against the node's `normals` (one per key node).
+  /// Each key node's clearance (m) from the cloth's other layers: the least, over the key cells round
+  /// it, of the distance from the cell's centre to the nearest key triangle of another layer, capped at
+  /// `reach` (half a key spacing): a triangle of another sheet, more than two key nodes from every
+  /// corner of the cell along the grid, or facing against the cell (its corners' `normals`, one per
+  /// key node).
   void measure(const sim::Cloth& cloth, std::span<const glm::vec3> normals, float reach,
                sim::Workers* workers = nullptr);
   /// Blends every vertex of `out` toward its cell's key triangles (onKeyTriangle), by the bilinear
@@ -65,6 +67,7 @@ class LayerFade {
   sim::AabbTree tree_;
   std::size_t builtFor_ = 0;  ///< triangle count the tree was built for
   std::vector<float> clearance_;
+  std::vector<float> cellClearance_;  ///< scratch of measure: per key cell, at its first corner
   void markFolds(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r, const SurfaceMesh& out,
                  std::size_t firstKey);
 
