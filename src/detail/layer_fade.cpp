@@ -39,6 +39,7 @@ float fadeWeight(float clearance, float reach, float offset) {
 void LayerFade::measureOffsets(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r,
                                const SurfaceMesh& out, std::size_t nodes, std::size_t firstKey) {
   offset_.resize(nodes, 0.0f);
+  folded_.resize(nodes, 0);  // apply reads both wherever offset_ fits the cloth
   if (r <= 1 || keyNu < 2 || keyNv < 2 || nodes < firstKey + keyX.size()) return;
   float* offset = offset_.data() + firstKey;
   std::fill(offset, offset + keyX.size(), 0.0f);
@@ -69,7 +70,6 @@ glm::vec3 cellNormal(std::span<const glm::vec3> keyX, int keyNu, int ci, int cj)
 // cells of a crease folded past a right angle, whose surfaces bulge into each other.
 void LayerFade::markFolds(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int r,
                           const SurfaceMesh& out, std::size_t firstKey) {
-  folded_.resize(offset_.size(), 0);
   unsigned char* folded = folded_.data() + firstKey;
   std::fill(folded, folded + keyX.size(), 0);
   auto mark = [&](int ci, int cj) {
