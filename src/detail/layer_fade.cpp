@@ -15,6 +15,27 @@ namespace {
 // back at it, across a crease, they are the other layer.
 constexpr int kNeighbourhood = 2;
 
+// Every vertex (I, J) of a refinement by r of a keyNu x keyNv key grid, with its key cell's corners
+// (k00, k10, k01, k11) and where in the cell it lies (a, b in [0, 1]).
+struct CellPoint {
+  int I, J, k00, k10, k01, k11;
+  float a, b;
+};
+
+template <class F>
+void forEachCellPoint(const SurfaceMesh& out, int keyNu, int keyNv, int r, F&& f) {
+  for (int J = 0; J < out.nv; ++J) {
+    const int cj = std::min(J / r, keyNv - 2);
+    const float b = static_cast<float>(J - cj * r) / static_cast<float>(r);
+    for (int I = 0; I < out.nu; ++I) {
+      const int ci = std::min(I / r, keyNu - 2);
+      const float a = static_cast<float>(I - ci * r) / static_cast<float>(r);
+      const int k00 = cj * keyNu + ci;
+      f(CellPoint{I, J, k00, k00 + 1, k00 + keyNu, k00 + keyNu + 1, a, b});
+    }
+  }
+}
+
 }  // namespace
 
 glm::vec3 onKeyTriangle(const glm::vec3& p00, const glm::vec3& p10, const glm::vec3& p01,
@@ -43,18 +64,11 @@ void LayerFade::measureOffsets(std::span<const glm::vec3> keyX, int keyNu, int k
   if (r <= 1 || keyNu < 2 || keyNv < 2 || nodes < firstKey + keyX.size()) return;
   float* offset = offset_.data() + firstKey;
   std::fill(offset, offset + keyX.size(), 0.0f);
-  for (int J = 0; J < out.nv; ++J) {
-    const int cj = std::min(J / r, keyNv - 2);
-    const float b = static_cast<float>(J - cj * r) / static_cast<float>(r);
-    for (int I = 0; I < out.nu; ++I) {
-      const int ci = std::min(I / r, keyNu - 2);
-      const float a = static_cast<float>(I - ci * r) / static_cast<float>(r);
-      const int k00 = cj * keyNu + ci, k10 = k00 + 1, k01 = k00 + keyNu, k11 = k01 + 1;
-      const glm::vec3 flat = onKeyTriangle(keyX[k00], keyX[k10], keyX[k01], keyX[k11], a, b);
-      const float d = glm::length(out.positions[static_cast<std::size_t>(J) * out.nu + I] - flat);
-      for (int k : {k00, k10, k01, k11}) offset[k] = std::max(offset[k], d);
-    }
-  }
+  forEachCellPoint(out, keyNu, keyNv, r, [&](const CellPoint& c) {
+    const glm::vec3 flat = onKeyTriangle(keyX[c.k00], keyX[c.k10], keyX[c.k01], keyX[c.k11], c.a, c.b);
+    const float d = glm::length(out.positions[static_cast<std::size_t>(c.J) * out.nu + c.I] - flat);
+    for (int k : {c.k00, c.k10, c.k01, c.k11}) offset[k] = std::max(offset[k], d);
+  });
   markFolds(keyX, keyNu, keyNv, r, out, firstKey);
 }
 
@@ -175,27 +189,21 @@ int LayerFade::apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int 
   const float* offset = offsets ? offset_.data() + firstKey : nullptr;
   const unsigned char* folded = offsets ? folded_.data() + firstKey : nullptr;
   int moved = 0;
-  for (int J = 0; J < out.nv; ++J) {
-    const int cj = std::min(J / r, keyNv - 2);
-    const float b = static_cast<float>(J - cj * r) / static_cast<float>(r);
-    for (int I = 0; I < out.nu; ++I) {
-      const int ci = std::min(I / r, keyNu - 2);
-      const float a = static_cast<float>(I - ci * r) / static_cast<float>(r);
-      const int k00 = cj * keyNu + ci, k10 = k00 + 1, k01 = k00 + keyNu, k11 = k01 + 1;
-      auto bilinear = [&](auto f) {
-        return (1 - b) * ((1 - a) * f(k00) + a * f(k10)) + b * ((1 - a) * f(k01) + a * f(k11));
-      };
-      const float w = bilinear([&](int k) {
-        if (!offsets) return layerWeight(clearance[k], reach);
-        return folded[k] ? 0.0f : fadeWeight(clearance[k], reach, offset[k]);
-      });
-      if (w >= 1) continue;
-      const glm::vec3 flat = onKeyTriangle(keyX[k00], keyX[k10], keyX[k01], keyX[k11], a, b);
-      glm::vec3& p = out.positions[static_cast<std::size_t>(J) * out.nu + I];
-      p = flat + w * (p - flat);
-      ++moved;
-    }
-  }
+  forEachCellPoint(out, keyNu, keyNv, r, [&](const CellPoint& c) {
+    auto bilinear = [&](auto f) {
+      return (1 - c.b) * ((1 - c.a) * f(c.k00) + c.a * f(c.k10)) +
+             c.b * ((1 - c.a) * f(c.k01) + c.a * f(c.k11));
+    };
+    const float w = bilinear([&](int k) {
+      if (!offsets) return layerWeight(clearance[k], reach);
+      return folded[k] ? 0.0f : fadeWeight(clearance[k], reach, offset[k]);
+    });
+    if (w >= 1) return;
+    const glm::vec3 flat = onKeyTriangle(keyX[c.k00], keyX[c.k10], keyX[c.k01], keyX[c.k11], c.a, c.b);
+    glm::vec3& p = out.positions[static_cast<std::size_t>(c.J) * out.nu + c.I];
+    p = flat + w * (p - flat);
+    ++moved;
+  });
   return moved;
 }
 
