@@ -33,7 +33,7 @@ float layerWeight(float clearance, float reach);
 /// another layer is within `reach`, at most what keeps that offset within kOffsetShare of the
 /// clearance, so two layers' surfaces, each moved off its key triangles by less than half the gap, do
 /// not meet however deep the wrinkles are. (Looking further for deep wrinkles, twice `reach`, cut a
-/// further 6 % of the drawn intersections on the heap at a third more refinement time.)
+/// further 6 % of the drawn intersections on the heap at 45 % more refinement time.)
 float fadeWeight(float clearance, float reach, float offset);
 
 /// The share of a key node's clearance its refined surface may stand off the key triangles.
