@@ -140,12 +140,15 @@ void drawScenePanel(PanelContext& c) {
     else
       params(s, {"mg_cycles", "mg_tolerance"});
   } else if (solver.integrator == sim::Integrator::ImplicitCG) {
-    params(s, {"cg_iterations"});
+    params(s, {"cg_iterations", "scheme"});
   } else if (solver.integrator == sim::Integrator::SmallSteps) {
     params(s, {"small_step"});
   }
   params(s, {"h", "substeps"});
-  if (solver.integrator != sim::Integrator::Explicit && solver.integrator != sim::Integrator::SmallSteps)
+  const bool bdf2 =
+      solver.integrator == sim::Integrator::ImplicitCG && solver.scheme == sim::ImplicitScheme::Bdf2;
+  if (solver.integrator != sim::Integrator::Explicit && solver.integrator != sim::Integrator::SmallSteps &&
+      !bdf2)
     params(s, {"theta"});
   drawSolverStatus(s);
   drawCompareControls(c);

@@ -214,6 +214,8 @@ void candidateRows(const std::string& name, double seconds, double href, std::ve
       {"implicit-cg, theta 0.5", {"theta=0.5"}, {"theta=0.5", fine, "substeps=1"}},
       {"implicit-cg, theta 0.6", {"theta=0.6"}, {"theta=0.6", fine, "substeps=1"}},
       {"implicit-cg, theta 0.75", {"theta=0.75"}, {"theta=0.75", fine, "substeps=1"}},
+      {"implicit-cg, BDF2", {"scheme=bdf2"}, {"scheme=bdf2", fine, "substeps=1"}},
+      {"implicit-cg, BDF2, 2 substeps", {"scheme=bdf2", "substeps=2"}, {"scheme=bdf2", fine, "substeps=1"}},
       {"small steps (theta 0.5), 10 a step",
        {"integrator=small-steps", "theta=0.5", "small_step=" + text(kFrame / 10, "%.17g")},
        {"integrator=small-steps", "theta=0.5", fine, fineSmall, "substeps=1"}},

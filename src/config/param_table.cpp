@@ -22,6 +22,10 @@ const ChoiceField kIntegratorChoice{
     [](const Settings& s) { return static_cast<int>(s.scene.params.solver.integrator); },
     [](Settings& s, int i) { s.scene.params.solver.integrator = static_cast<Integrator>(i); }};
 
+const ChoiceField kSchemeChoice{
+    sim::schemeNames, [](const Settings& s) { return static_cast<int>(s.scene.params.solver.scheme); },
+    [](Settings& s, int i) { s.scene.params.solver.scheme = static_cast<sim::ImplicitScheme>(i); }};
+
 const ChoiceField kSolverChoice{
     sim::solverNames, [](const Settings& s) { return static_cast<int>(s.scene.params.solver.solver); },
     [](Settings& s, int i) { s.scene.params.solver.solver = static_cast<sim::LinearSolver>(i); }};
@@ -81,6 +85,10 @@ const std::array kTable = {
               "implicitness of the implicit steps: 1 backward Euler (damps motion at large h), 0.5 the "
               "trapezoidal rule (keeps it)",
               CLOTH_REAL(scene.params.solver.theta), 0.5, 1},
+    ParamSpec{"scheme", "-", ParamGroup::Solver,
+              "implicit-cg's step: theta (the theta-method) or bdf2 (second order from the state a step "
+              "before; theta unused)",
+              kSchemeChoice, 0, 0},
     ParamSpec{"solver", "-", ParamGroup::Solver,
               "approx-implicit linear solve: jacobi (Kang eq. 10) or multigrid (converged)", kSolverChoice, 0,
               0},

@@ -9,6 +9,7 @@ namespace {
 constexpr std::array<std::string_view, 4> kIntegrators = {"approx-implicit", "explicit", "implicit-cg",
                                                           "small-steps"};
 constexpr std::array<std::string_view, 3> kWindModels = {"plate", "kang", "linear"};
+constexpr std::array<std::string_view, 2> kSchemes = {"theta", "bdf2"};
 constexpr std::array<std::string_view, 2> kSolvers = {"jacobi", "multigrid"};
 constexpr std::array<std::string_view, 3> kMeshUps = {"auto", "y", "z"};
 constexpr std::array<std::string_view, 5> kShapes = {"sphere", "plane", "box", "mesh", "capsule"};
@@ -19,6 +20,9 @@ std::string_view name(Integrator integrator) {
 }
 std::string_view name(WindModel model) {
   return enumName(kWindModels, model);
+}
+std::string_view name(ImplicitScheme scheme) {
+  return enumName(kSchemes, scheme);
 }
 std::string_view name(LinearSolver solver) {
   return enumName(kSolvers, solver);
@@ -39,6 +43,9 @@ std::span<const std::string_view> integratorNames() {
 }
 std::span<const std::string_view> windModelNames() {
   return kWindModels;
+}
+std::span<const std::string_view> schemeNames() {
+  return kSchemes;
 }
 std::span<const std::string_view> solverNames() {
   return kSolvers;

@@ -181,6 +181,9 @@ void Simulation::guardedSubstep(Real h) {
 void Simulation::substep(Real h) {
   xStart_ = cloth_.x;
   vStart_ = cloth_.v;
+  const bool bdf2 =
+      params_.solver.integrator == Integrator::ImplicitCG && params_.solver.scheme == ImplicitScheme::Bdf2;
+  bdf2Continues_ = bdf2 && bdf2_.continues(cloth_, h);  // before the kinematic nodes get their velocities
   const MaterialSettings& m = params_.material;
   kinematics_.prescribeVelocities(cloth_, time_, h, params_.maxHandleSpeed, m.tethers ? 1 + m.tau : 0);
   substepLength_ = h;
@@ -194,6 +197,7 @@ void Simulation::substep(Real h) {
   limitStretchAgainstContacts(h);
   // A step that blew up is the guard's to undo (guardedSubstep): not worth its self-contacts.
   if (params_.collision.selfCollision && isHealthy(cloth_)) collideWithSelf(h);
+  if (bdf2) bdf2_.end(cloth_);
   time_ += h;
 }
 
@@ -224,8 +228,12 @@ void Simulation::integrate(Real h) {
     stepExplicit(cloth_, h, force_);
     return;
   }
-  const Real theta = std::clamp(s.theta, 0.5, 1.0);
-  applyThetaStep(cloth_, implicitVelocityChange(theta * h), h, theta);
+  if (s.integrator == Integrator::ImplicitCG && s.scheme == ImplicitScheme::Bdf2) {
+    stepBdf2(h);
+  } else {
+    const Real theta = std::clamp(s.theta, 0.5, 1.0);
+    applyThetaStep(cloth_, implicitVelocityChange(theta * h), h, theta);
+  }
   if (s.integrator != Integrator::ImplicitCG) return;
   settleResting(resting_, cloth_.v);  // theta < 1 overshoots
   for (const RestingContact& c : resting_) {
@@ -234,8 +242,24 @@ void Simulation::integrate(Real h) {
   }
 }
 
-// The backward-Euler velocity change of a step of length h by the chosen implicit solver.
-std::span<const Vec3> Simulation::implicitVelocityChange(Real h) {
+// BDF2 (solve/bdf2.h) where the sub-step continues the last one, else backward Euler's step. The
+// sub-step ends by recording where it left the cloth (substep()).
+void Simulation::stepBdf2(Real h) {
+  if (!bdf2Continues_) {
+    bdf2_.start(cloth_, h);
+    applyThetaStep(cloth_, implicitVelocityChange(h), h, 1);
+  } else {
+    bdf2_.lags(cloth_, lagX_, lagV_);
+    bdf2_.start(cloth_, h);
+    const Bdf2Lags lags{lagX_, lagV_};
+    applyBdf2Step(cloth_, implicitVelocityChange(2 * h / 3, &lags), lagX_, h);
+  }
+  bdf2_.updated(cloth_);
+}
+
+// The backward-Euler velocity change of a step of length h by the chosen implicit solver; with `lags`,
+// BDF2's for the step 3h/2 (implicit-cg only).
+std::span<const Vec3> Simulation::implicitVelocityChange(Real h, const Bdf2Lags* lags) {
   const SolverSettings& s = params_.solver;
   const Stiffness k = stiffnessOf(params_.material);
   const Real damping = params_.material.airDamping;
@@ -244,7 +268,7 @@ std::span<const Vec3> Simulation::implicitVelocityChange(Real h) {
     Multigrid* mg =
         s.solver == LinearSolver::Multigrid ? &converged_.prepare(cloth_, graph_, h, damping) : nullptr;
     report_.cgIterations += sim::implicitVelocityChange(cloth_, k, h, damping, force_, s.cgMaxIterations,
-                                                        s.cgTolerance, cgWork_, mg, &workers_, resting_)
+                                                        s.cgTolerance, cgWork_, mg, &workers_, resting_, lags)
                                 .iterations;
     return cgWork_.dv;
   }

@@ -12,6 +12,7 @@ namespace cloth::sim {
 
 std::string_view name(Integrator integrator);
 std::string_view name(WindModel model);
+std::string_view name(ImplicitScheme scheme);
 std::string_view name(LinearSolver solver);
 std::string_view name(ColliderShape shape);
 
@@ -20,6 +21,7 @@ std::optional<WindModel> parseWindModel(std::string_view text);
 
 std::span<const std::string_view> integratorNames();
 std::span<const std::string_view> windModelNames();
+std::span<const std::string_view> schemeNames();
 std::span<const std::string_view> solverNames();
 std::span<const std::string_view> meshUpNames();
 

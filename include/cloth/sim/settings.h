@@ -20,6 +20,12 @@ enum class LinearSolver {
   Multigrid,  ///< V-cycles to a relative residual of `tolerance`: the converged implicit step
 };
 
+/// How the implicit-cg integrator steps in time.
+enum class ImplicitScheme {
+  Theta,  ///< the theta-method (solve/theta_method.h): backward Euler at theta = 1
+  Bdf2,   ///< BDF2 (solve/bdf2.h): second order, from the state a step before
+};
+
 /// Wind force models.
 enum class WindModel {
   Plate,   ///< Kang eq. 17 drag with thin-plate lift (zero when the cloth lies along the flow)
@@ -38,6 +44,7 @@ struct SolverSettings {
                           // flag spectrum, drape and free fall of 1e-3: clothbench large-steps)
   Real theta = 1.0;       // implicitness of the implicit steps: 1 = backward Euler, 0.5 = trapezoidal rule
                           // (solve/theta_method.h)
+  ImplicitScheme scheme = ImplicitScheme::Theta;  // implicit-cg's: the theta-method or BDF2
   int cgMaxIterations = 200;
   Real cgTolerance = 1e-8;     // relative residual at which conjugate gradients stops
   int threads = 0;             // threads that share the solver's loops (0 = one per core)

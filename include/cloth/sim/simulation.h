@@ -18,6 +18,7 @@
 #include "cloth/sim/provot.h"
 #include "cloth/sim/settings.h"
 #include "cloth/sim/solve/approx_implicit.h"
+#include "cloth/sim/solve/bdf2.h"
 #include "cloth/sim/solve/implicit_cg.h"
 #include "cloth/sim/solve/small_steps.h"
 #include "cloth/sim/solve/spring_graph.h"
@@ -121,7 +122,8 @@ class Simulation {
   void substep(Real h);
   void syncMass();
   void integrate(Real h);
-  std::span<const Vec3> implicitVelocityChange(Real h);
+  std::span<const Vec3> implicitVelocityChange(Real h, const Bdf2Lags* lags = nullptr);
+  void stepBdf2(Real h);
   bool limitStretchOfPositions(int passes, bool mayProject);
   bool limitStretch(Real h);
   void limitStretchAgainstContacts(Real h);
@@ -211,6 +213,9 @@ class Simulation {
   ApproxImplicitWork approxWork_;
   ConvergedVelocityChange converged_;
   ImplicitCgWork cgWork_;
+  Bdf2History bdf2_;
+  bool bdf2Continues_ = false;     ///< the sub-step continues the one bdf2_ recorded
+  std::vector<Vec3> lagX_, lagV_;  ///< BDF2's lags of the step (bdf2.h)
   SmallStepsWork smallWork_;
   SelfCollisionScratch selfScratch_;
   SelfImpactScratch impactScratch_;

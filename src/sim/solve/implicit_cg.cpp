@@ -76,6 +76,16 @@ void buildRightHandSide(const Cloth& cloth, ImplicitCgWork& w, Real h, std::span
       cloth, w, h, w.q, [&](std::size_t i) { return h * force[i]; }, w.rhs, workers);
 }
 
+// BDF2's (bdf2.h), h = beta: h (F - K (h v + lag_x / 3)) + M lag_v / 3, the spring products of
+// -(v + lag_x / (3 h)).
+void buildBdf2RightHandSide(const Cloth& cloth, ImplicitCgWork& w, Real h, std::span<const Vec3> force,
+                            const Bdf2Lags& lags, Workers* workers) {
+  forEach(workers, cloth.nodeCount(), [&](std::size_t i) { w.q[i] = -(cloth.v[i] + lags.x[i] / (3 * h)); });
+  addSpringProducts(
+      cloth, w, h, w.q, [&](std::size_t i) { return h * force[i] + (cloth.mass[i] / 3) * lags.v[i]; }, w.rhs,
+      workers);
+}
+
 void buildPreconditioner(const Cloth& cloth, const std::vector<glm::dmat3>& blocks, Real h, Real c,
                          std::span<Vec3> inv) {
   for (std::size_t i = 0; i < inv.size(); ++i) inv[i] = Vec3(cloth.mass[i] + h * c);
@@ -190,10 +200,13 @@ CgReport runConjugateGradients(const Cloth& cloth, ImplicitCgWork& w, Real h, Re
 CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
                                 std::span<const Vec3> force, int maxIterations, Real tolerance,
                                 ImplicitCgWork& w, Multigrid* multigrid, Workers* workers,
-                                std::span<RestingContact> resting) {
+                                std::span<RestingContact> resting, const Bdf2Lags* lags) {
   w.resize(cloth);
   assembleBlocks(cloth, k, w.blocks, workers);
-  buildRightHandSide(cloth, w, h, force, workers);
+  if (lags)
+    buildBdf2RightHandSide(cloth, w, h, force, *lags, workers);
+  else
+    buildRightHandSide(cloth, w, h, force, workers);
   if (!multigrid) buildPreconditioner(cloth, w.blocks, h, airDamping, w.precondition);
   const bool anyResting =
       std::any_of(resting.begin(), resting.end(), [](const RestingContact& c) { return c.resting(); });

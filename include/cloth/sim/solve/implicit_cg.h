@@ -33,6 +33,11 @@ struct CgReport {
   Real relativeResidual = 0;
 };
 
+/// BDF2's extra right-hand-side terms (bdf2.h): per node x - x- and v - v-, the state a step before.
+struct Bdf2Lags {
+  std::span<const Vec3> x, v;
+};
+
 /// The stiffness block of one spring (see file comment).
 glm::dmat3 springStiffnessBlock(const Vec3& xa, const Vec3& xb, Real rest, Real k);
 
@@ -41,10 +46,12 @@ glm::dmat3 springStiffnessBlock(const Vec3& xa, const Vec3& xb, Real rest, Real 
 /// iteration applies one of its V-cycles instead of the inverse diagonal.
 /// With `resting` (one per node), the nodes resting on colliders are constrained in the solve and get
 /// their friction (resting_contacts.h), which updates their stuck flags.
+/// With `lags`, the system is BDF2's (bdf2.h) for h = 2/3 of its step.
 CgReport implicitVelocityChange(const Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
                                 std::span<const Vec3> force, int maxIterations, Real tolerance,
                                 ImplicitCgWork& work, Multigrid* preconditioner = nullptr,
-                                Workers* workers = nullptr, std::span<RestingContact> resting = {});
+                                Workers* workers = nullptr, std::span<RestingContact> resting = {},
+                                const Bdf2Lags* lags = nullptr);
 
 /// Full step: dv as above, v += dv, x += h v.
 CgReport stepImplicitCG(Cloth& cloth, const Stiffness& k, Real h, Real airDamping,
