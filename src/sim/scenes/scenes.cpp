@@ -178,6 +178,10 @@ Scene ball() {
   s.colliders = {Collider::sphere(Vec3(0, 0.6, 0), 0.3), Collider::plane(Vec3(0), Vec3(0, 1, 0))};
   s.params.collision.friction = 0.5;
   s.view = {Vec3(-0.55, 0, -0.55), Vec3(0.55, 1.25, 0.55)};
+  // BDF2 (solve/bdf2.h), one solve a step as backward Euler: its RMS error against the converged drop is
+  // 2.48 % of the diagonal at 60 steps a second, 1.9x its own at 1/960 s (backward Euler: 2.81 %, 2.3x;
+  // clothbench --only convergence).
+  s.params.solver.scheme = ImplicitScheme::Bdf2;
   return s;
 }
 
