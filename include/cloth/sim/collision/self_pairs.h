@@ -32,9 +32,10 @@ struct SelfPairList {
   std::vector<std::uint8_t> movedSinceLeft;
   bool listed = false;  ///< the pairs hold every pair near the step (no overflow)
   // The search's own buffers.
-  std::vector<std::vector<PairOf>> blocks;     ///< pairs found by each block of nodes, triangles or edges
-  std::vector<std::uint8_t> overflowed;        ///< blocks that found too many pairs
-  std::vector<Aabb> triangleBoxes, edgeBoxes;  ///< swept, grown by half the reach, for the first search
+  std::vector<std::vector<PairOf>> blocks;  ///< pairs found by each block of nodes, triangles or edges
+  std::vector<std::uint8_t> overflowed;     ///< blocks that found too many pairs
+  /// Swept, grown by half the reach: each search computes them once for its tests.
+  std::vector<Aabb> nodeBoxes, triangleBoxes, edgeBoxes;
 };
 
 /// Lists every pair whose swept boxes (from xStart to cloth.x, each grown by half the `reach`, m)
