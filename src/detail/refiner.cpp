@@ -246,6 +246,7 @@ int Refiner::shape(const sim::Cloth& cloth, const DetailSettings& s, double time
 }
 
 void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double time, SurfaceMesh& out) {
+  untangled_ = {};
   if (cloth.sheets > 1) return refineSheets(cloth, s, time, out);
   sheetRefiners_.clear();
   const int r = shape(cloth, s, time, out);
@@ -254,6 +255,7 @@ void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double ti
     layerFade_.measureOffsets(keyX_, keyNu_, keyNv_, r, out, cloth.nodeCount());
     layerFade_.measure(cloth, keyN_, reach, &workers_);
     layerFade_.apply(keyX_, keyNu_, keyNv_, r, reach, out);
+    untangled_ = untangle_.apply(keyX_, keyNu_, keyNv_, 1, r, out, &workers_);
   }
   sim::gridNormals<glm::vec3>(out.nu, out.nv, out.positions, out.normals, glm::vec3(0, 0, 1), &workers_);
 }
@@ -293,13 +295,15 @@ void Refiner::refineSheets(const sim::Cloth& cloth, const DetailSettings& s, dou
     for (std::size_t k = 0; k < sheets; ++k)
       layerFade_.apply(sheetRefiners_[k]->keyX_, cloth.nu, cloth.nv, r, reach, sheetSurfaces_[k], k * keys);
   }
-  sim::parallelFor(&workers_, sheets, 1, [&](std::size_t first, std::size_t last) {
-    for (std::size_t k = first; k < last; ++k) {
-      SurfaceMesh& m = sheetSurfaces_[k];
-      sim::gridNormals<glm::vec3>(m.nu, m.nv, m.positions, m.normals, glm::vec3(0, 0, 1));
-    }
-  });
   stackSurfaces(sheetSurfaces_, out);
+  if (r > 1) {  // the pairs the fade left, within and between the sheets
+    keyX_.resize(cloth.nodeCount());
+    for (std::size_t k = 0; k < sheets; ++k)
+      std::copy(sheetRefiners_[k]->keyX_.begin(), sheetRefiners_[k]->keyX_.end(), keyX_.begin() + k * keys);
+    untangled_ = untangle_.apply(keyX_, cloth.nu, cloth.nv, cloth.sheets, r, out, &workers_);
+  }
+  sim::sheetNormals<glm::vec3>(out.nu, out.nv / cloth.sheets, cloth.sheets, out.positions, out.normals,
+                               glm::vec3(0, 0, 1), &workers_);
 }
 
 float Refiner::meanKeySpacing() const {

@@ -16,6 +16,7 @@
 #include "cloth/detail/hadap_wrinkles.h"
 #include "cloth/detail/layer_fade.h"
 #include "cloth/detail/surface_mesh.h"
+#include "cloth/detail/untangle.h"
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/collider.h"
 #include "cloth/sim/parallel.h"
@@ -60,6 +61,8 @@ class Refiner {
   std::size_t sheetRefinerCount() const { return sheetRefiners_.size(); }
   /// The refiner's threads, for keepOutside on the surface it built.
   sim::Workers& workers() { return workers_; }
+  /// What the last refine's Untangle found and did (untangle.h).
+  const UntangleReport& untangled() const { return untangled_; }
   /// Hadap state (coefficients, modulation), for inspection and pattern changes.
   HadapWrinkles& hadap() { return hadap_; }
   const HadapWrinkles& hadap() const { return hadap_; }
@@ -92,6 +95,8 @@ class Refiner {
   int sampledRevision_ = -1;
   HadapWrinkles hadap_;
   LayerFade layerFade_;
+  Untangle untangle_;
+  UntangleReport untangled_;
   sim::Workers workers_{1};
   // A cloth of several sheets: each sheet's cloth, refiner (one thread: the sheets share workers_) and
   // surface, and the pattern revision its refiner's Hadap state was copied at.

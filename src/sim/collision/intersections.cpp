@@ -126,14 +126,15 @@ bool trianglesIntersect(const Vec3 (&t)[3], const Vec3 (&u)[3]) {
   return false;
 }
 
-int countSelfIntersections(const Cloth& cloth, const AabbTree& tree, Workers* workers) {
+void listSelfIntersections(const Cloth& cloth, const AabbTree& tree, std::vector<std::pair<int, int>>& out,
+                           Workers* workers) {
   // Many pieces a thread: a crumpled corner holds most of the pairs, and a thread's share of the
   // pieces is one contiguous run.
   constexpr std::size_t kPiecesPerThread = 64;
   std::vector<AabbTree::OverlapPiece> pieces;
   tree.selfOverlapPieces(kPiecesPerThread * static_cast<std::size_t>(workers ? workers->threads() : 1),
                          pieces);
-  std::vector<int> pairs(pieces.size(), 0);
+  std::vector<std::vector<std::pair<int, int>>> found(pieces.size());
   parallelFor(workers, pieces.size(), 1, [&](std::size_t first, std::size_t last) {
     for (std::size_t k = first; k < last; ++k)
       tree.selfOverlapsOf(pieces[k], [&](int i, int j) {
@@ -142,12 +143,17 @@ int countSelfIntersections(const Cloth& cloth, const AabbTree& tree, Workers* wo
         Vec3 p[3], q[3];
         corners(cloth, t, p);
         corners(cloth, u, q);
-        if (trianglesIntersect(p, q)) ++pairs[k];
+        if (trianglesIntersect(p, q)) found[k].push_back({i, j});
       });
   });
-  int total = 0;
-  for (int n : pairs) total += n;
-  return total;
+  out.clear();
+  for (const auto& f : found) out.insert(out.end(), f.begin(), f.end());
+}
+
+int countSelfIntersections(const Cloth& cloth, const AabbTree& tree, Workers* workers) {
+  std::vector<std::pair<int, int>> pairs;
+  listSelfIntersections(cloth, tree, pairs, workers);
+  return static_cast<int>(pairs.size());
 }
 
 void colliderEdges(const Collider& collider, std::vector<Segment>& out) {

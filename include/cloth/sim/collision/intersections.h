@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "cloth/sim/cloth.h"
@@ -37,6 +38,10 @@ bool trianglesIntersect(const Vec3 (&t)[3], const Vec3 (&u)[3]);
 /// cannot intersect). One walk of the tree against itself (AabbTree::selfOverlaps), its pieces split
 /// over `workers` (null: the caller's thread): the same count on any thread count.
 int countSelfIntersections(const Cloth& cloth, const AabbTree& tree, Workers* workers = nullptr);
+
+/// The same pairs (triangle indices), in the walk's order whatever the thread count.
+void listSelfIntersections(const Cloth& cloth, const AabbTree& tree, std::vector<std::pair<int, int>>& out,
+                           Workers* workers = nullptr);
 
 /// The collider's edges in the world: a box's twelve, a mesh's (each once); none for smooth shapes.
 void colliderEdges(const Collider& collider, std::vector<Segment>& out);
