@@ -17,6 +17,7 @@ struct ContactRow {
   double peakStrainAway = 0;     ///< the same away from a dragged node (its own springs left out)
   double tau = 0;                ///< the scene's Provot limit
   double msPerStep = 0;          ///< mean, simulation only (the measurements excluded)
+  double p99MsPerStep = 0;       ///< the 99th percentile of the same (#37: at most twice the mean)
   double auditMsPerStep = 0;     ///< mean: counting the key mesh's intersections after a step (--stats' cost)
   int heldSteps = 0;             ///< steps the self-contact fail-safe paused the whole cloth
   double seconds = 0;            ///< simulated
@@ -25,6 +26,10 @@ struct ContactRow {
   /// keep it) every 1/30 s: triangle pairs through each other and vertices inside a collider, worst.
   int maxDrawnIntersections = 0;
   int maxDrawnPenetrations = 0;
+  /// ms to build such a frame (refinement, layer fade, untangling, keeping out of the colliders), mean
+  /// and worst: what the viewer spends a frame on the surface it draws.
+  double drawMs = 0;
+  double drawMaxMs = 0;
 };
 
 /// Every scenario, in order; `quick` runs each for a third of its time, or through its drags.

@@ -54,7 +54,7 @@ if "contacts" in d:
   contacts = {r["scenario"]: r for r in d["contacts"]}
   assert len(contacts) >= 4 and all(r["ms_per_step"] > 0 for r in contacts.values()), contacts
   assert all(0 < r["audit_ms_per_step"] for r in contacts.values()), contacts  # --stats' cost, timed
-  held = [r for name, r in contacts.items() if name.startswith(("drape 30^2: node (15,15) dragged", "ball"))]
+  held = [r for name, r in contacts.items() if name.startswith(("drape 30^2: node (15,15) dragged", "ball 20^2"))]
   assert len(held) == 3 and all(r["max_collider_penetrations"] == 0 for r in held), held
   pressed = [r for name, r in contacts.items() if "dragged 0.5 m down" in name]
   yanked = [r for name, r in contacts.items() if "pulled off the table" in name]
@@ -63,6 +63,12 @@ if "contacts" in d:
   struck = [r for name, r in contacts.items() if "(ball-hit)" in name]  # through the strike (1-1.07 s)
   assert len(struck) == 1 and struck[0]["sim_seconds"] > 1.1, struck
   assert struck[0]["max_collider_penetrations"] == 0 and struck[0]["max_self_intersections"] == 0, struck
+  # What the user sees (Untangle): no row's drawn surface passes through itself in any frame, but the
+  # flag's, whose key mesh does (no self-collision there yet: #37, NOT MET in the bench).
+  drawn = [n for n, r in contacts.items() if r["max_drawn_self_intersections"] and not n.startswith(("flag", "the same with K_D"))]
+  assert not drawn, drawn
+  assert all(r["p99_ms_per_step"] > 0 and r["target_ms_per_step"] > 0 for r in contacts.values()), contacts  # #37's targets
+  assert all(r["draw_ms_per_frame"] > 0 for r in contacts.values()), contacts
 # Torture (issue #41): the struck curtain, the layered cloths and the funnel, each through its hardest
 # part in the quick run (the strike at 1-1.07 s; the layers landing on the ball by 0.6 s; the funnel's
 # pull into the throat from 1 s), never through themselves; the curtain and the layers never in a
@@ -77,6 +83,7 @@ if "torture" in d:
   assert torture["twist"]["sim_seconds"] > 3 and math.isfinite(torture["twist"]["peak_strain"]), torture["twist"]
   assert not [n for n, r in torture.items() if r["max_self_intersections"] and n != "twist"], torture
   assert not [n for n in ("ball-hit", "layers") if torture[n]["max_collider_penetrations"]], torture
+  assert not [n for n, r in torture.items() if r["max_drawn_self_intersections"] and n != "twist"], torture
 # Convergence: the flag's reference is one two integrators agree on (within 5 % in frequency), and the
 # default's rows are there with finite values. Whether the default meets its targets is issue #38's:
 # the bench prints it; this test does not yet require it.
