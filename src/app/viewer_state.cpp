@@ -153,9 +153,8 @@ void ViewerState::refine() {
   const auto start = Clock::now();
   refiner.setThreads(settings.scene.params.solver.threads);
   refiner.refine(simulation.cloth(), settings.detail, simulation.time(), surface);
-  stats.surfaceClearance = detail::keepOutside(surface, simulation.colliders(),
-                                               kSurfaceClearance * settings.scene.params.collision.thickness,
-                                               sim::keySpacing(simulation.cloth()), &refiner.workers());
+  stats.surfaceClearance = refiner.keepOutside(simulation.cloth(), surface, simulation.colliders(),
+                                               kSurfaceClearance * settings.scene.params.collision.thickness);
   stats.parts[view::FramePart::Refine] = msSince(start);
 }
 

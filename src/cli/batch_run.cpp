@@ -97,8 +97,8 @@ class FrameExporter {
   base::Status write(const sim::Simulation& sim, long long frame) {
     const sim::Cloth& c = sim.cloth();
     refiner_.refine(c, settings_.detail, sim.time(), mesh_);
-    detail::keepOutside(mesh_, sim.colliders(),
-                        kSurfaceClearance * settings_.scene.params.collision.thickness, sim::keySpacing(c));
+    refiner_.keepOutside(c, mesh_, sim.colliders(),
+                         kSurfaceClearance * settings_.scene.params.collision.thickness);
     const auto overwrite = options_.force ? io::Overwrite::Allowed : io::Overwrite::Never;
     if (options_.exportDir)
       if (auto st =
@@ -239,9 +239,8 @@ void measureSurface(const sim::Simulation& simulation, const config::Settings& s
   detail::Refiner refiner;
   detail::SurfaceMesh surface;
   refiner.refine(simulation.cloth(), settings.detail, simulation.time(), surface);
-  run.surface = detail::keepOutside(surface, simulation.colliders(),
-                                    kSurfaceClearance * settings.scene.params.collision.thickness,
-                                    sim::keySpacing(simulation.cloth()));
+  run.surface = refiner.keepOutside(simulation.cloth(), surface, simulation.colliders(),
+                                    kSurfaceClearance * settings.scene.params.collision.thickness);
 }
 
 int writeStats(const CliOptions& o, const RunStats& run, const sim::Simulation& simulation, std::ostream& out,

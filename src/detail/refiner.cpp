@@ -247,6 +247,7 @@ int Refiner::shape(const sim::Cloth& cloth, const DetailSettings& s, double time
 
 void Refiner::refine(const sim::Cloth& cloth, const DetailSettings& s, double time, SurfaceMesh& out) {
   untangled_ = {};
+  piercedCells_ = 0;
   if (cloth.sheets > 1) return refineSheets(cloth, s, time, out);
   sheetRefiners_.clear();
   const int r = shape(cloth, s, time, out);
@@ -312,6 +313,18 @@ float Refiner::meanKeySpacing() const {
   for (float l : restV_) sum += l;
   const std::size_t count = restU_.size() + restV_.size();
   return count > 0 ? static_cast<float>(sum / static_cast<double>(count)) : 0.0f;
+}
+
+SurfaceClearance Refiner::keepOutside(const sim::Cloth& cloth, SurfaceMesh& surface,
+                                      std::span<const sim::Collider> colliders, double clearance) {
+  const double spacing = sim::keySpacing(cloth);
+  SurfaceClearance c = detail::keepOutside(surface, colliders, clearance, spacing, &workers_);
+  piercedCells_ = untangle_.flattenPierced(keyX_, colliders, surface, &workers_);
+  if (piercedCells_ == 0) return c;
+  c.pushed += detail::keepOutside(surface, colliders, clearance, spacing, &workers_).pushed;
+  sim::sheetNormals<glm::vec3>(surface.nu, surface.nv / std::max(1, cloth.sheets), std::max(1, cloth.sheets),
+                               surface.positions, surface.normals, glm::vec3(0, 0, 1), &workers_);
+  return c;
 }
 
 SurfaceClearance keepOutside(SurfaceMesh& surface, std::span<const sim::Collider> colliders, double clearance,

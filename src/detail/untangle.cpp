@@ -351,4 +351,69 @@ UntangleReport Untangle::apply(std::span<const glm::vec3> keyX, int keyNu, int k
   return report;
 }
 
+bool Untangle::pierced(int k, const sim::Collider& collider, const SurfaceMesh& out,
+                       std::vector<int>& near) const {
+  const CellShape& shape = cells_[k];
+  sim::Aabb local;  // the cell's drawn box as the mesh sees it
+  for (int corner = 0; corner < 8; ++corner)
+    local.grow(collider.placement.unapply(sim::Vec3(corner & 1 ? shape.hi.x : shape.lo.x,
+                                                    corner & 2 ? shape.hi.y : shape.lo.y,
+                                                    corner & 4 ? shape.hi.z : shape.lo.z)));
+  const sim::CollisionMesh& mesh = *collider.mesh;
+  if (!local.overlaps(mesh.bounds())) return false;
+  near.clear();
+  mesh.trianglesNear(local, near);
+  if (near.empty()) return false;
+  const sim::TriangleMesh& m = mesh.mesh();
+  for (int qj = 0; qj < r_; ++qj)
+    for (int qi = 0; qi < r_; ++qi)
+      for (int half = 0; half < 2; ++half) {
+        const int t = triangleOf(k, qi, qj, half);
+        sim::Vec3 q[3];
+        sim::Aabb box;
+        for (int c = 0; c < 3; ++c)
+          box.grow(q[c] = collider.placement.unapply(sim::Vec3(out.positions[out.indices[3 * t + c]])));
+        for (int f : near) {
+          const sim::Triangle& tri = m.triangles[f];
+          for (int e = 0; e < 3; ++e) {
+            const sim::Segment edge{m.vertices[tri.v[e]], m.vertices[tri.v[(e + 1) % 3]]};
+            sim::Aabb edgeBox;
+            edgeBox.grow(edge.a);
+            edgeBox.grow(edge.b);
+            if (edgeBox.overlaps(box) && sim::crosses(edge, q[0], q[1], q[2])) return true;
+          }
+        }
+      }
+  return false;
+}
+
+int Untangle::flattenPierced(std::span<const glm::vec3> keyX, std::span<const sim::Collider> colliders,
+                             SurfaceMesh& out, sim::Workers* workers) {
+  const std::size_t keys = static_cast<std::size_t>(keyNu_) * keyNv_ * sheets_;
+  if (cellList_.empty() || keyX.size() != keys || out.nu != nu_ || out.nv != rowsPerSheet_ * sheets_ ||
+      std::none_of(colliders.begin(), colliders.end(),
+                   [](const sim::Collider& c) { return c.shape == sim::ColliderShape::Mesh && c.mesh; }))
+    return 0;
+  measureCells(keyX, out, workers);
+  piercedCell_.assign(cellList_.size(), 0);
+  sim::parallelFor(workers, cellList_.size(), 16, [&](std::size_t first, std::size_t last) {
+    std::vector<int> near;
+    for (std::size_t c = first; c < last; ++c)
+      for (const sim::Collider& collider : colliders)
+        if (collider.shape == sim::ColliderShape::Mesh && collider.mesh && !piercedCell_[c])
+          piercedCell_[c] = pierced(cellList_[c], collider, out, near);
+  });
+  const int count = static_cast<int>(std::count(piercedCell_.begin(), piercedCell_.end(), 1));
+  if (count == 0) return 0;
+  original_ = out.positions;
+  weight_.assign(keys, 1.0f);
+  for (std::size_t c = 0; c < cellList_.size(); ++c) {
+    if (!piercedCell_[c]) continue;
+    const int k = cellList_[c];
+    for (int corner : {k, k + 1, k + keyNu_, k + keyNu_ + 1}) weight_[corner] = 0;
+  }
+  blend(keyX, out);
+  return count;
+}
+
 }  // namespace cloth::detail

@@ -51,6 +51,12 @@ class Refiner {
   /// refined on its own and kept off the others by the layer fade.
   void refine(const sim::Cloth& cloth, const DetailSettings& settings, double time, SurfaceMesh& out);
 
+  /// keepOutside on the surface `refine` just built, then its key cells a mesh collider's edge passes
+  /// through drawn as their key triangles (Untangle::flattenPierced) and kept outside again; the
+  /// normals follow what moved. What the viewer, the exports and the bench's audit draw.
+  SurfaceClearance keepOutside(const sim::Cloth& cloth, SurfaceMesh& surface,
+                               std::span<const sim::Collider> colliders, double clearance);
+
   /// Hadap's modulation on a surface `refine` just built: per-vertex pattern amplitudes and the
   /// wrinkle height (m) they give. Does not move vertices.
   void modulate(const sim::Cloth& cloth, const HadapSettings& settings, double time, SurfaceMesh& out);
@@ -63,6 +69,8 @@ class Refiner {
   sim::Workers& workers() { return workers_; }
   /// What the last refine's Untangle found and did (untangle.h).
   const UntangleReport& untangled() const { return untangled_; }
+  /// Key cells the last keepOutside drew as their key triangles (a mesh edge through them).
+  int piercedCells() const { return piercedCells_; }
   /// Hadap state (coefficients, modulation), for inspection and pattern changes.
   HadapWrinkles& hadap() { return hadap_; }
   const HadapWrinkles& hadap() const { return hadap_; }
@@ -97,6 +105,7 @@ class Refiner {
   LayerFade layerFade_;
   Untangle untangle_;
   UntangleReport untangled_;
+  int piercedCells_ = 0;
   sim::Workers workers_{1};
   // A cloth of several sheets: each sheet's cloth, refiner (one thread: the sheets share workers_) and
   // surface, and the pattern revision its refiner's Hadap state was copied at.

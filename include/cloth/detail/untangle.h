@@ -23,6 +23,7 @@
 #include "cloth/detail/surface_mesh.h"
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb_tree.h"
+#include "cloth/sim/collision/collider.h"
 #include "cloth/sim/parallel.h"
 
 namespace cloth::detail {
@@ -49,6 +50,13 @@ class Untangle {
   UntangleReport apply(std::span<const glm::vec3> keyX, int keyNu, int keyNv, int sheets, int r,
                        SurfaceMesh& out, sim::Workers* workers = nullptr);
 
+  /// After apply on the same surface (and keepOutside's pushes): the key cells whose drawn triangles a
+  /// mesh collider's edge passes through (a sharp rim between the drawn vertices, which keepOutside
+  /// moves off the mesh one by one) are drawn as their key triangles, which the contacts keep the
+  /// mesh's edges out of. Returns how many cells. The same surface on any thread count.
+  int flattenPierced(std::span<const glm::vec3> keyX, std::span<const sim::Collider> colliders,
+                     SurfaceMesh& out, sim::Workers* workers = nullptr);
+
  private:
   /// A key cell's drawn surface: its vertices' box, its key quad's unit normal and the least cosine of a
   /// drawn triangle's normal to it (below 0: a drawn triangle turns over) and its angle.
@@ -69,6 +77,8 @@ class Untangle {
   void testCells(int a, int b, const SurfaceMesh& out, std::vector<std::pair<int, int>>& found) const;
   /// Draws every vertex as original_ blended toward its cell's key triangles by weight_.
   void blend(std::span<const glm::vec3> keyX, SurfaceMesh& out) const;
+  /// Whether a mesh edge passes through a drawn triangle of cell k (mesh-local edges near it in `edges`).
+  bool pierced(int k, const sim::Collider& collider, const SurfaceMesh& out, std::vector<int>& near) const;
   /// Marks the corners of the cells of the pairs (and `ring` cells round each) flat; returns whether any
   /// corner was newly marked.
   bool flatten(int ring);
@@ -86,8 +96,9 @@ class Untangle {
   std::vector<std::pair<int, int>>
       pairs_;          ///< the last search's (surface triangles), but those of crossing key cells
   int explained_ = 0;  ///< the last search's pairs in key cells that cross
-  std::vector<glm::vec3> original_;  ///< the surface as given
-  std::vector<float> weight_;        ///< per key node: 1 as given, 0 flat
+  std::vector<glm::vec3> original_;         ///< the surface as given
+  std::vector<float> weight_;               ///< per key node: 1 as given, 0 flat
+  std::vector<unsigned char> piercedCell_;  ///< flattenPierced's, per cell of cellList_
 };
 
 }  // namespace cloth::detail
