@@ -279,7 +279,7 @@ TEST_CASE(
 }
 
 TEST_CASE("parallel: the self-contacts' proximity pass gives the same cloth on one thread, two and three") {
-  // The ball scene's cloth at 40^2 folding round the ball: the pairs are listed by blocks of 512 nodes
+  // The ball scene's cloth at 40^2 folding round the ball: the pairs are listed by blocks of 256 nodes
   // on the threads, then pushed in list order (self_collision.h).
   const auto runOn = [](int threads, int& selfContacts) {
     Scene s = *findScene("ball");
