@@ -91,8 +91,16 @@ std::size_t Workers::pieceCount(std::size_t count, std::size_t grain) const {
 
 void Workers::Job::runPiece(std::size_t piece) const {
   if (piece >= pieces) return;
-  const std::size_t begin = count * piece / pieces, end = count * (piece + 1) / pieces;
-  call(body, begin, end);
+  if (chunk == 0) {
+    const std::size_t begin = count * piece / pieces, end = count * (piece + 1) / pieces;
+    call(body, begin, end);
+    return;
+  }
+  for (;;) {  // forChunks: take the next chunk while any is left
+    const std::size_t begin = next->fetch_add(1, std::memory_order_relaxed) * chunk;
+    if (begin >= count) return;
+    callChunk(body, begin, std::min(count, begin + chunk), piece);
+  }
 }
 
 void Workers::run(const Job& job) {

@@ -41,6 +41,32 @@ TEST_CASE("parallel: forRange covers every index once, in at most one piece per 
   }
 }
 
+TEST_CASE("parallel: forChunks runs every chunk once, on each thread's own slot, whichever thread is free") {
+  for (int threads : {1, 2, 3}) {
+    Workers workers(threads);
+    for (std::size_t count : {0u, 1u, 7u, 1000u, 4099u}) {
+      for (std::size_t chunk : {1u, 16u, 256u}) {
+        std::vector<int> hits(count, 0);
+        std::vector<std::atomic<int>> inSlot(static_cast<std::size_t>(threads));  // bodies running in it
+        std::atomic<bool> shared{false};
+        std::atomic<int> calls{0};
+        workers.forChunks(count, chunk, [&](std::size_t first, std::size_t last, std::size_t slot) {
+          REQUIRE(slot < static_cast<std::size_t>(threads));
+          if (inSlot[slot]++ > 0) shared = true;  // two threads given the same slot at once
+          ++calls;
+          CHECK((last - first <= chunk || (threads == 1 || count <= chunk)));
+          for (std::size_t i = first; i < last; ++i) ++hits[i];
+          --inSlot[slot];
+        });
+        INFO(threads << " threads, " << count << " items, chunks of " << chunk);
+        CHECK(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; }));
+        CHECK_FALSE(shared);
+        if (threads > 1 && count > chunk) CHECK(calls == static_cast<int>((count + chunk - 1) / chunk));
+      }
+    }
+  }
+}
+
 TEST_CASE("parallel: a copied pool is a pool of its own, and a resized one still runs every piece") {
   Workers a(2);
   Workers b = a;

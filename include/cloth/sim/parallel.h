@@ -47,6 +47,34 @@ class Workers {
          const_cast<void*>(static_cast<const void*>(&body)), count, pieces});
   }
 
+  /// Calls body(begin, end, slot) on the consecutive chunks of `chunk` items that cover [0, count),
+  /// each taken by whichever thread is free next (the caller's among them), and returns when every
+  /// chunk is done: for loops whose items cost unevenly (contact tests crowd where the cloth folds),
+  /// which forRange's one piece a thread leaves on one thread. `slot`, below threads(), is the
+  /// running thread's own (for scratch it keeps from chunk to chunk). As there, each item's work
+  /// must not depend on the thread that runs it.
+  template <class Body>
+  void forChunks(std::size_t count, std::size_t chunk, Body&& body) {
+    chunk = std::max<std::size_t>(chunk, 1);
+    const std::size_t chunks = (count + chunk - 1) / chunk;
+    if (chunks <= 1 || threads() == 1) {
+      if (count > 0) body(std::size_t(0), count, std::size_t(0));
+      return;
+    }
+    using Callable = std::remove_reference_t<Body>;
+    nextChunk_.store(0, std::memory_order_relaxed);
+    Job job;
+    job.callChunk = [](void* b, std::size_t begin, std::size_t end, std::size_t slot) {
+      (*static_cast<Callable*>(b))(begin, end, slot);
+    };
+    job.body = const_cast<void*>(static_cast<const void*>(&body));
+    job.count = count;
+    job.pieces = static_cast<std::size_t>(threads());
+    job.chunk = chunk;
+    job.next = &nextChunk_;
+    run(job);
+  }
+
   static int coreCount();
 
  private:
@@ -55,6 +83,10 @@ class Workers {
     void* body = nullptr;
     std::size_t count = 0;
     std::size_t pieces = 0;
+    /// forChunks': the body, items a chunk (0: forRange's one piece a thread), the next chunk to take
+    void (*callChunk)(void* body, std::size_t begin, std::size_t end, std::size_t slot) = nullptr;
+    std::size_t chunk = 0;
+    std::atomic<std::size_t>* next = nullptr;
     void runPiece(std::size_t piece) const;
   };
   std::size_t pieceCount(std::size_t count, std::size_t grain) const;
@@ -70,6 +102,7 @@ class Workers {
   std::atomic<std::size_t> remaining_{0};
   bool stopping_ = false;
   Job job_;
+  std::atomic<std::size_t> nextChunk_{0};
 };
 
 /// forRange on `workers`, or on the caller's thread alone when it is null.
@@ -80,6 +113,21 @@ void parallelFor(Workers* workers, std::size_t count, std::size_t grain, Body&& 
   } else if (count > 0) {
     body(std::size_t(0), count);
   }
+}
+
+/// forChunks on `workers`, or on the caller's thread alone (slot 0) when it is null.
+template <class Body>
+void parallelChunks(Workers* workers, std::size_t count, std::size_t chunk, Body&& body) {
+  if (workers) {
+    workers->forChunks(count, chunk, body);
+  } else if (count > 0) {
+    body(std::size_t(0), count, std::size_t(0));
+  }
+}
+
+/// The slots parallelChunks' bodies may be given: one per thread of `workers` (1 when null).
+inline std::size_t chunkSlots(const Workers* workers) {
+  return workers ? static_cast<std::size_t>(workers->threads()) : 1;
 }
 
 /// Loop grain for per-node and per-spring loops: a piece of fewer items is not worth a thread of its

@@ -140,7 +140,7 @@ void findProximities(const Cloth& c, std::span<const Vec3> xStart, std::span<con
                      Real thickness, SelfCollisionScratch& scratch, Workers* workers) {
   const std::size_t blocks = (candidates.size() + kBlock - 1) / kBlock;
   scratch.blocks.resize(blocks);
-  parallelFor(workers, blocks, 1, [&](std::size_t first, std::size_t last) {
+  parallelChunks(workers, blocks, 1, [&](std::size_t first, std::size_t last, std::size_t) {
     for (std::size_t b = first; b < last; ++b) {
       std::vector<PairOf>& out = scratch.blocks[b];
       out.clear();

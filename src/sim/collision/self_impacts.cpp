@@ -201,14 +201,15 @@ struct Pass {
     enum : std::uint8_t { Skipped, Clear, Colliding, KeptClear };
     const SelfPairList& list = scratch.list;
     scratch.flagged.assign(list.pairs.size(), Skipped);
-    parallelFor(workers, list.pairs.size(), kPairBlock, [&](std::size_t first, std::size_t last) {
-      for (std::size_t k = first; k < last; ++k) {
-        const PairOf& pair = list.pairs[k];
-        if (!all && !list.fresh[k] && !moved(scratch.movedBefore, pair.nodes)) continue;
-        const bool stillClear = clearUnmoved && !list.fresh[k] && !moved(list.movedSinceLeft, pair.nodes);
-        scratch.flagged[k] = stillClear ? KeptClear : collides(k) ? Colliding : Clear;
-      }
-    });
+    parallelChunks(
+        workers, list.pairs.size(), kPairBlock, [&](std::size_t first, std::size_t last, std::size_t) {
+          for (std::size_t k = first; k < last; ++k) {
+            const PairOf& pair = list.pairs[k];
+            if (!all && !list.fresh[k] && !moved(scratch.movedBefore, pair.nodes)) continue;
+            const bool stillClear = clearUnmoved && !list.fresh[k] && !moved(list.movedSinceLeft, pair.nodes);
+            scratch.flagged[k] = stillClear ? KeptClear : collides(k) ? Colliding : Clear;
+          }
+        });
     if (clearUnmoved) {
       report.keptClear +=
           static_cast<int>(std::count(scratch.flagged.begin(), scratch.flagged.end(), KeptClear));

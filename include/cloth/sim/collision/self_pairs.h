@@ -36,6 +36,13 @@ struct SelfPairList {
   std::vector<std::uint8_t> overflowed;     ///< blocks that found too many pairs
   /// Swept, grown by half the reach: each search computes them once for its tests.
   std::vector<Aabb> nodeBoxes, triangleBoxes, edgeBoxes;
+  /// Per thread of the search (parallelChunks' slots): a mark per triangle, `now` while it is a
+  /// candidate of the node being searched.
+  struct Marks {
+    std::vector<std::uint32_t> stamp;
+    std::uint32_t now = 0;
+  };
+  std::vector<Marks> marks;
 };
 
 /// Lists every pair whose swept boxes (from xStart to cloth.x, each grown by half the `reach`, m)
