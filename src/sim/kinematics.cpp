@@ -67,7 +67,7 @@ void Kinematics::prescribeVelocities(Cloth& cloth, Real t, Real h, Real maxHandl
     const Vec3 target = reach > 0 ? withinReach(cloth, hd.node, hd.target, t + h, reach) : hd.target;
     Vec3 step = target - cloth.x[hd.node];
     const Real len = glm::length(step);
-    const Real maxStep = maxHandleSpeed * h;
+    const Real maxStep = std::min(maxHandleSpeed, hd.speedCap) * h;
     if (len > maxStep) step *= maxStep / len;
     cloth.v[hd.node] = step / h;
   }
@@ -76,8 +76,20 @@ void Kinematics::prescribeVelocities(Cloth& cloth, Real t, Real h, Real maxHandl
 Real Kinematics::farthestHandleMove(const Cloth& cloth, Real h, Real maxHandleSpeed) const {
   Real farthest = 0;
   for (const Handle& hd : handles)
-    farthest = std::max(farthest, std::min(glm::length(hd.target - cloth.x[hd.node]), maxHandleSpeed * h));
+    farthest = std::max(farthest, std::min(glm::length(hd.target - cloth.x[hd.node]),
+                                           std::min(maxHandleSpeed, hd.speedCap) * h));
   return farthest;
+}
+
+void Kinematics::paceHandles(const Cloth& cloth, Real h, Real maxHandleSpeed, Real least) {
+  for (Handle& hd : handles) {
+    const Vec3& x = cloth.x[hd.node];
+    const Real moved = glm::length(x - hd.from);
+    const bool heldBack = hd.asked > 0 && moved < 0.5 * hd.asked;
+    hd.speedCap = heldBack ? std::max(least, 2 * moved) / h : std::numeric_limits<Real>::infinity();
+    hd.from = x;
+    hd.asked = std::min(glm::length(hd.target - x), std::min(maxHandleSpeed, hd.speedCap) * h);
+  }
 }
 
 // Alternating projections onto the spheres of reach around the pinned nodes: a few rounds bring the

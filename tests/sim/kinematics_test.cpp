@@ -68,6 +68,30 @@ TEST_CASE("kinematics: pinned nodes reach their anchor and handles their target 
   CHECK(c.v[4] == Vec3(0));                   // free nodes are left alone
 }
 
+TEST_CASE(
+    "kinematics: a handle held back moves at most twice what it last moved, or the least, until it keeps "
+    "up") {
+  Cloth c = buildGrid(GridSpec::fromSpacing(3, 3, 0.1), 0.01);
+  Kinematics k;
+  k.anchor = c.x;
+  c.kind[8] = NodeKind::Driven;
+  k.handles.push_back({8, c.x[8] + Vec3(0, -1, 0)});
+  const Real h = 0.01, speed = 8, least = 0.02;
+  k.paceHandles(c, h, speed, least);  // its first step: the top speed
+  CHECK(k.farthestHandleMove(c, h, speed) == Approx(0.08));
+  c.x[8] += Vec3(0, -0.001, 0);  // an obstacle let it go 1 mm of the 8 cm asked
+  k.paceHandles(c, h, speed, least);
+  CHECK(k.farthestHandleMove(c, h, speed) == Approx(least));
+  k.prescribeVelocities(c, 0, h, speed);
+  CHECK(glm::length(c.v[8]) == Approx(least / h));
+  c.x[8] += Vec3(0, -0.015, 0);  // 15 mm of the 20 asked: it kept up
+  k.paceHandles(c, h, speed, least);
+  CHECK(k.farthestHandleMove(c, h, speed) == Approx(0.08));
+  c.x[8] += Vec3(0, -0.03, 0);  // 3 of 8 cm: held back, may go twice that
+  k.paceHandles(c, h, speed, least);
+  CHECK(k.farthestHandleMove(c, h, speed) == Approx(0.06));
+}
+
 TEST_CASE("kinematics: a handle stays within reach of the pinned nodes") {
   Cloth c = buildGrid(GridSpec::fromSpacing(3, 3, 0.1), 0.01);
   Kinematics k;

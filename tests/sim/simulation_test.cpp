@@ -396,6 +396,44 @@ TEST_CASE("simulation: a dragged node takes sub-steps of at most half a key spac
   CHECK(sim.lastStep().substeps == 1);
 }
 
+TEST_CASE(
+    "simulation: a node pressed into the table presses on by half a spacing a step in one sub-step, and "
+    "speeds up again once free") {
+  Simulation sim = instantiate(*findScene("drape"));
+  while (sim.time() < 1.5) sim.step();  // settled on the table top
+  const NodeIndex node = sim.cloth().index(15, 15);
+  REQUIRE(sim.grab(node));
+  sim.setHandleTarget(node, Vec3(0, 0.3, 0));  // 0.45 m down, inside the table
+  sim.step();
+  CHECK(sim.lastStep().substeps == 8);  // the first step asks for the top speed
+  const Real stride = 0.5 * keySpacing(sim.cloth());
+  ContactAudit audit;
+  int most = 0;
+  for (int i = 0; i < 60; ++i) {
+    const Vec3 before = sim.cloth().x[node];
+    sim.step();
+    most = std::max(most, sim.lastStep().substeps);
+    CHECK(glm::length(sim.cloth().x[node] - before) <= 2 * stride);
+    REQUIRE(audit.measure(sim.cloth(), sim.colliders()).colliderPenetrations == 0);
+  }
+  CHECK(most == 1);  // 8 every step, pushed back out of the table each time, before
+  // Let up to where it can go: the first step goes a stride, then twice what the last one went.
+  const Real top = sim.params().maxHandleSpeed * sim.params().solver.h;  // 13 cm, 4 spacings
+  sim.setHandleTarget(node, sim.cloth().x[node] + Vec3(0, 0.3, 0));
+  std::vector<Real> moves;
+  std::vector<int> substeps;
+  for (int i = 0; i < 2; ++i) {
+    const Vec3 before = sim.cloth().x[node];
+    sim.step();
+    moves.push_back(glm::length(sim.cloth().x[node] - before));
+    substeps.push_back(sim.lastStep().substeps);
+  }
+  CHECK(moves[0] == Approx(stride).epsilon(1e-6));
+  CHECK(substeps[0] == 1);
+  CHECK(moves[1] == Approx(top).epsilon(1e-6));  // it kept up: free again
+  CHECK(substeps[1] == 8);
+}
+
 TEST_CASE("simulation: cloth yanked off the table at the handle's top speed slides over its edges") {
   Simulation sim = instantiate(*findScene("drape"));
   // 8 m/s: 4 key spacings a step.

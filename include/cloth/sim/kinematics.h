@@ -1,6 +1,7 @@
 #pragma once
 // Kinematic nodes: pinned anchors, scripted attachments (Kang Fig. 10) and mouse-driven handles.
 
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -42,10 +43,14 @@ struct PinMotion {
   Vec3 unapply(const Vec3& p, Real t) const;
 };
 
-/// A node held by the caller (the viewer's mouse). It moves towards `target` at most maxHandleSpeed.
+/// A node held by the caller (the viewer's mouse). It moves towards `target` at most maxHandleSpeed,
+/// and slower while something holds it back (Kinematics::paceHandles).
 struct Handle {
   NodeIndex node = 0;
   Vec3 target{0};
+  Vec3 from{0};    ///< where the node was when the last step began
+  Real asked = 0;  ///< how far (m) the last step asked it to move, 0 before its first step
+  Real speedCap = std::numeric_limits<Real>::infinity();  ///< m/s, paceHandles' limit this step
 };
 
 /// Anchors of pinned nodes (their t = 0 positions) and the active handles.
@@ -54,8 +59,16 @@ struct Kinematics {
   std::vector<Handle> handles;
   PinMotion motion;
 
-  /// The farthest (m) a handle moves in a step of length h: to its target, at most maxHandleSpeed h.
+  /// The farthest (m) a handle moves in a step of length h: to its target, at most maxHandleSpeed h
+  /// (and its speedCap h).
   Real farthestHandleMove(const Cloth& cloth, Real h, Real maxHandleSpeed) const;
+
+  /// Before a step of length h: a handle that moved less than half of what its last step asked (a
+  /// collider it is pushed into holds it back, or the cloth's reach) may move at most twice what it did
+  /// move, or `least` (m) if more, this step; one that kept up may go at maxHandleSpeed again. Pressed
+  /// into a table, it keeps pressing by `least` a step instead of being driven into it at full speed,
+  /// and pushed back out, in every step.
+  void paceHandles(const Cloth& cloth, Real h, Real maxHandleSpeed, Real least);
 
   /// Sets the velocity of every kinematic node so that one step of length h (s) from time t takes it
   /// to where it must be at t + h: its moving anchor (pinned) or its target, speed-limited (driven).
