@@ -1,11 +1,16 @@
 #include "cloth/sim/provot.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <bit>
 #include <cassert>
 #include <cmath>
+#include <thread>
 
 #include <glm/geometric.hpp>
+
+#include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
 namespace {
@@ -57,38 +62,156 @@ std::vector<int> depthFromKinematic(const Cloth& cloth, std::span<const Spring> 
   return depth;
 }
 
-void set(std::vector<std::uint64_t>& bits, std::size_t i) {
-  bits[i >> 6] |= std::uint64_t(1) << (i & 63);
-}
+// The bits of one block's springs belong to the thread sweeping it; a spring of another block, which
+// a thread sweeping a neighbour block may mark at the same time, is marked atomically.
+struct BlockBits {
+  std::size_t begin = 0, end = 0;  // the block's springs
+  void set(std::vector<std::uint64_t>& bits, std::size_t i) const {
+    const std::uint64_t bit = std::uint64_t(1) << (i & 63);
+    if (i >= begin && i < end)
+      bits[i >> 6] |= bit;
+    else
+      std::atomic_ref<std::uint64_t>(bits[i >> 6]).fetch_or(bit, std::memory_order_relaxed);
+  }
+};
+
+// One pass's bits: the springs to check in it, and those it marks for the pass after it.
+struct PassBits {
+  std::vector<std::uint64_t>& current;
+  std::vector<std::uint64_t>& next;
+};
 
 // Springs that touch the nodes of spring s must be looked at again: later in this pass if they come
 // after s, in the next pass otherwise.
-void markNeighbours(const ProvotList& list, const LimitedSpring& s, std::size_t index, ProvotWork& w) {
+void markNeighbours(const ProvotList& list, const LimitedSpring& s, std::size_t index, const BlockBits& own,
+                    const PassBits& bits) {
   for (NodeIndex node : {s.a, s.b})
     for (std::uint32_t k = list.offsets[node]; k < list.offsets[node + 1]; ++k) {
       const std::uint32_t t = list.touching[k];
       if (t > index)
-        set(w.current, t);
+        own.set(bits.current, t);
       else if (t < index)
-        set(w.next, t);
+        own.set(bits.next, t);
     }
 }
 
-// One Gauss-Seidel pass over the marked springs, in index order; returns the corrections made.
-int sweep(std::span<Vec3> x, const ProvotList& list, Real tau, Real omega, std::span<const Vec3> contact,
-          ProvotWork& w, long long& checks) {
-  int corrected = 0;
-  for (std::size_t word = 0; word < w.current.size(); ++word) {
-    while (w.current[word] != 0) {  // re-read: springs later in this word may be marked meanwhile
-      const std::size_t i = word * 64 + static_cast<std::size_t>(std::countr_zero(w.current[word]));
-      w.current[word] &= w.current[word] - 1;
-      ++checks;
+using PassCount = ProvotWork::Count;  // what one pass did
+
+// One Gauss-Seidel pass over block b's marked springs, in index order.
+void sweepBlock(std::span<Vec3> x, const ProvotList& list, std::size_t b, Real tau, Real omega,
+                std::span<const Vec3> contact, const PassBits& bits, PassCount& count) {
+  const BlockBits own{list.blockStart[b], list.blockStart[b + 1]};
+  for (std::size_t word = own.begin / 64; word < (own.end + 63) / 64; ++word) {
+    std::uint64_t& w = bits.current[word];
+    while (w != 0) {  // re-read: springs later in this word may be marked meanwhile
+      const std::size_t i = word * 64 + static_cast<std::size_t>(std::countr_zero(w));
+      w &= w - 1;
+      ++count.checks;
       if (!limitSpring(x, list.springs[i], tau, omega, contact)) continue;
-      ++corrected;
-      markNeighbours(list, list.springs[i], i, w);
+      ++count.corrected;
+      markNeighbours(list, list.springs[i], i, own, bits);
     }
   }
-  return corrected;
+}
+
+// Passes in sequence until one corrects nothing, on the caller's thread.
+ProvotReport passesInSequence(std::span<Vec3> x, const ProvotList& list, Real tau, int maxPasses, Real omega,
+                              std::span<const Vec3> contact, ProvotWork& w) {
+  ProvotReport report;
+  std::vector<std::uint64_t>& current = w.bits[0];
+  std::vector<std::uint64_t>& next = w.bits[1];
+  while (report.passes < maxPasses) {
+    ++report.passes;
+    PassCount count;
+    for (std::size_t b = 0; b < list.blockCount(); ++b)
+      sweepBlock(x, list, b, tau, omega, contact, {current, next}, count);
+    report.corrections += count.corrected;
+    report.checks += count.checks;
+    if (count.corrected == 0) break;
+    std::swap(current, next);
+    std::fill(next.begin(), next.end(), 0);
+  }
+  return report;
+}
+
+// The same passes, several at once (a wavefront): pass p sweeps block b once pass p - 1 has swept block
+// b + 1. The blocks pass p - 1 is still to sweep then share no node with those pass p has swept (a
+// block touches its own strip and the next one), nor any bit, so every spring sees what it sees in
+// passesInSequence: the same result. A pass sweeps every block; a pass after one that corrected
+// nothing finds nothing marked (its marks come from corrections) and may stop midway.
+ProvotReport passesAtOnce(std::span<Vec3> x, const ProvotList& list, Real tau, int maxPasses, Real omega,
+                          std::span<const Vec3> contact, ProvotWork& w, Workers& workers, std::size_t lanes) {
+  const std::size_t blocks = list.blockCount(), rings = lanes + 1;
+  std::array<std::atomic<long long>, kMostProvotLanes>
+      swept{};                         // per lane: pass * (blocks + 1) + blocks swept
+  std::atomic<int> passes{maxPasses};  // once a pass corrects nothing, the one after it
+  w.counts.assign(static_cast<std::size_t>(maxPasses), {});
+  auto lane = [&](std::size_t first, std::size_t last, std::size_t) {
+    for (std::size_t l = first; l < last; ++l)
+      for (int p = static_cast<int>(l); p < passes.load(std::memory_order_acquire);
+           p += static_cast<int>(lanes)) {
+        const std::size_t ring = static_cast<std::size_t>(p) % rings;
+        const PassBits bits{w.bits[ring], w.bits[(ring + 1) % rings]};
+        PassCount count;  // here, not in w.counts, whose next pass's count another thread is counting
+        const std::atomic<long long>& before = swept[(l + lanes - 1) % lanes];
+        for (std::size_t b = 0; b < blocks; ++b) {
+          const long long need =
+              (p - 1) * static_cast<long long>(blocks + 1) + static_cast<long long>(std::min(b + 2, blocks));
+          while (p > 0 && before.load(std::memory_order_acquire) < need) {
+            if (passes.load(std::memory_order_acquire) <= p) return;  // this pass is past the last one
+            std::this_thread::yield();
+          }
+          sweepBlock(x, list, b, tau, omega, contact, bits, count);
+          swept[l].store(p * static_cast<long long>(blocks + 1) + static_cast<long long>(b + 1),
+                         std::memory_order_release);
+        }
+        w.counts[static_cast<std::size_t>(p)] = count;
+        if (count.corrected == 0) {
+          int last = passes.load(std::memory_order_relaxed);
+          while (p + 1 < last && !passes.compare_exchange_weak(last, p + 1, std::memory_order_acq_rel)) {
+          }
+        }
+      }
+  };
+  for (std::size_t l = 0; l < lanes; ++l) swept[l].store(-1);
+  workers.forChunks(lanes, 1, lane);
+  ProvotReport report;
+  report.passes = passes.load();
+  for (int p = 0; p < report.passes; ++p)
+    report.corrections += w.counts[static_cast<std::size_t>(p)].corrected,
+        report.checks += w.counts[static_cast<std::size_t>(p)].checks;
+  return report;
+}
+
+// Which of `springs` touch each node, and which are real (not padding).
+void indexSprings(ProvotList& l, std::size_t nodes) {
+  l.offsets.assign(nodes + 1, 0);
+  l.live.assign((l.springs.size() + 63) / 64, 0);
+  for (std::size_t i = 0; i < l.springs.size(); ++i) {
+    const LimitedSpring& s = l.springs[i];
+    if (s.a == s.b) continue;
+    ++l.offsets[s.a + 1], ++l.offsets[s.b + 1];
+    l.live[i >> 6] |= std::uint64_t(1) << (i & 63);
+  }
+  for (std::size_t i = 0; i < nodes; ++i) l.offsets[i + 1] += l.offsets[i];
+  l.touching.resize(l.offsets.back());
+  std::vector<std::uint32_t> fill(l.offsets.begin(), l.offsets.end() - 1);
+  for (std::size_t i = 0; i < l.springs.size(); ++i) {
+    if (l.springs[i].a == l.springs[i].b) continue;
+    l.touching[fill[l.springs[i].a]++] = static_cast<std::uint32_t>(i);
+    l.touching[fill[l.springs[i].b]++] = static_cast<std::uint32_t>(i);
+  }
+}
+
+// How many nodes a strip of provotOrder's holds, 0 for none: at least one more than the longest
+// spring's reach in node indices, so that a spring from one strip touches at most the next.
+std::size_t stripWidth(std::span<const LimitedSpring> springs, std::size_t nodes) {
+  if (nodes < kStripsFrom) return 0;
+  std::size_t reach = 0;
+  for (const LimitedSpring& s : springs)
+    reach = std::max<std::size_t>(reach, s.a > s.b ? s.a - s.b : s.b - s.a);
+  const std::size_t width = std::max(reach + 1, (nodes + kStrips - 1) / kStrips);
+  return (nodes + width - 1) / width >= 4 ? width : 0;
 }
 
 }  // namespace
@@ -96,44 +219,44 @@ int sweep(std::span<Vec3> x, const ProvotList& list, Real tau, Real omega, std::
 ProvotList ProvotList::of(std::vector<LimitedSpring> springs, std::size_t nodes) {
   ProvotList l;
   l.springs = std::move(springs);
-  l.offsets.assign(nodes + 1, 0);
-  for (const LimitedSpring& s : l.springs) ++l.offsets[s.a + 1], ++l.offsets[s.b + 1];
-  for (std::size_t i = 0; i < nodes; ++i) l.offsets[i + 1] += l.offsets[i];
-  l.touching.resize(l.offsets.back());
-  std::vector<std::uint32_t> fill(l.offsets.begin(), l.offsets.end() - 1);
-  for (std::size_t i = 0; i < l.springs.size(); ++i) {
-    l.touching[fill[l.springs[i].a]++] = static_cast<std::uint32_t>(i);
-    l.touching[fill[l.springs[i].b]++] = static_cast<std::uint32_t>(i);
-  }
+  l.blockStart = {0, static_cast<std::uint32_t>(l.springs.size())};
+  indexSprings(l, nodes);
   return l;
 }
 
-namespace {
-
-ProvotReport runPasses(std::span<Vec3> x, const ProvotList& springs, Real tau, int maxPasses, Real omega,
-                       std::span<const Vec3> contact, ProvotWork& w) {
-  ProvotReport report;
-  w.next.assign(w.current.size(), 0);
-  while (report.passes < maxPasses) {
-    ++report.passes;
-    const int corrected = sweep(x, springs, tau, omega, contact, w, report.checks);
-    report.corrections += corrected;
-    if (corrected == 0) break;
-    std::swap(w.current, w.next);
-    std::fill(w.next.begin(), w.next.end(), 0);
+ProvotList ProvotList::inStrips(std::vector<LimitedSpring> springs, std::size_t nodes,
+                                std::size_t stripNodes) {
+  const std::size_t strips = (nodes + stripNodes - 1) / stripNodes;
+  std::vector<std::vector<LimitedSpring>> byStrip(strips);
+  for (const LimitedSpring& s : springs) {
+    assert((s.a > s.b ? s.a - s.b : s.b - s.a) < stripNodes);
+    byStrip[std::min(s.a, s.b) / stripNodes].push_back(s);
   }
-  return report;
+  ProvotList l;
+  l.blockStart = {0};
+  for (const std::vector<LimitedSpring>& strip : byStrip) {
+    while (l.springs.size() % 64) l.springs.push_back({0, 0, 0, 0.5, false});  // inert: a == b
+    l.blockStart.back() = static_cast<std::uint32_t>(l.springs.size());
+    l.springs.insert(l.springs.end(), strip.begin(), strip.end());
+    l.blockStart.push_back(static_cast<std::uint32_t>(l.springs.size()));
+  }
+  indexSprings(l, nodes);
+  return l;
 }
 
-}  // namespace
-
 ProvotReport limitStretch(std::span<Vec3> x, const ProvotList& list, Real tau, int maxPasses, Real omega,
-                          ProvotWork& w, std::span<const Vec3> contactNormal) {
-  const std::size_t n = list.springs.size();
-  if (maxPasses <= 0 || n == 0) return {};
-  w.current.assign((n + 63) / 64, ~std::uint64_t(0));  // the first pass checks every spring
-  if (n % 64) w.current.back() = (std::uint64_t(1) << (n % 64)) - 1;
-  return runPasses(x, list, tau, maxPasses, omega, contactNormal, w);
+                          ProvotWork& w, std::span<const Vec3> contactNormal, Workers* workers) {
+  if (maxPasses <= 0 || list.springs.empty()) return {};
+  // A lane a thread, each a pass behind the one before it by two blocks: worth it from a few blocks.
+  const std::size_t lanes =
+      workers ? std::min({static_cast<std::size_t>(workers->threads()), static_cast<std::size_t>(maxPasses),
+                          kMostProvotLanes, list.blockCount() / 2})
+              : 1;
+  w.bits.resize(std::max<std::size_t>(lanes + 1, 2));
+  w.bits[0] = list.live;  // the first pass checks every spring
+  for (std::size_t r = 1; r < w.bits.size(); ++r) w.bits[r].assign(list.live.size(), 0);
+  if (lanes < 2) return passesInSequence(x, list, tau, maxPasses, omega, contactNormal, w);
+  return passesAtOnce(x, list, tau, maxPasses, omega, contactNormal, w, *workers, lanes);
 }
 
 ProvotList provotOrder(const Cloth& cloth, bool outward) {
@@ -165,7 +288,9 @@ ProvotList provotOrder(const Cloth& cloth, bool outward) {
   std::vector<LimitedSpring> list;
   list.reserve(ordered.size());
   for (const auto& [d, l] : ordered) list.push_back(l);
-  return ProvotList::of(std::move(list), cloth.nodeCount());
+  const std::size_t width = stripWidth(list, cloth.nodeCount());
+  return width ? ProvotList::inStrips(std::move(list), cloth.nodeCount(), width)
+               : ProvotList::of(std::move(list), cloth.nodeCount());
 }
 
 void moveOutsideColliders(std::span<Vec3> x, NodeIndex n, Vec3 delta, std::span<const Vec3> contactNormal) {

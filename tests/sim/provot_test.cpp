@@ -3,6 +3,7 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/grid.h"
+#include "cloth/sim/parallel.h"
 #include "cloth/sim/provot.h"
 #include "cloth/sim/scenes/scenes.h"
 #include "cloth/sim/scenes/stats.h"
@@ -197,4 +198,69 @@ TEST_CASE("provot: a local stretch is fixed without re-checking the whole cloth 
   CHECK(r.passes > 2);
   CHECK(r.checks < static_cast<long long>(list.springs.size()) + 200);  // one full pass, then only neighbours
   CHECK(maxStrain(c, SpringFamily::Structural) <= 0.1 + 1e-9);
+}
+
+TEST_CASE(
+    "provot: a cloth cut into strips runs its passes at once on two threads, with the result of "
+    "running them in sequence") {
+  // 64 x 64 nodes: cut into strips; stretched by 40 % and jittered, pinned along one edge, so that
+  // every pass corrects springs in every strip and the passes run out.
+  Cloth c = buildGrid(GridSpec::fromSpacing(64, 64, 0.02), 0.01);
+  for (Vec3& p : c.x) p *= 1.4;
+  test::jitter(c, 0.01, 7);
+  for (int i = 0; i < c.nu; ++i) {
+    c.kind[c.index(i, 0)] = NodeKind::Pinned;
+    c.x[c.index(i, 0)] = c.restX[c.index(i, 0)];  // the pins where a cloth within its limit can reach
+  }
+  for (bool outward : {false, true}) {
+    const ProvotList list = provotOrder(c, outward);
+    REQUIRE(list.blockCount() >= 4);
+    for (int passes : {1, 2, 7, 40}) {
+      std::vector<Vec3> serial = c.x, threaded = c.x, four = c.x;
+      ProvotWork w1, w2, w4;
+      const ProvotReport r1 = limitStretch(serial, list, 0.1, passes, 1.8, w1);
+      Workers two(2), many(4);
+      const ProvotReport r2 = limitStretch(threaded, list, 0.1, passes, 1.8, w2, {}, &two);
+      const ProvotReport r4 = limitStretch(four, list, 0.1, passes, 1.8, w4, {}, &many);
+      INFO("outward " << outward << ", at most " << passes << " passes: " << r1.passes << " run, "
+                      << r1.corrections << " corrections");
+      CHECK(r1.corrections > 0);
+      CHECK(serial == threaded);
+      CHECK(serial == four);
+      CHECK((r2.passes == r1.passes && r2.corrections == r1.corrections && r2.checks == r1.checks));
+      CHECK((r4.passes == r1.passes && r4.corrections == r1.corrections && r4.checks == r1.checks));
+    }
+    // Led outward from its pins the cloth complies in time: the passes stop themselves, early, and
+    // the threads stop with them.
+    if (!outward) continue;
+    std::vector<Vec3> x = c.x;
+    ProvotWork w;
+    Workers two(2);
+    const ProvotReport r = limitStretch(x, list, 0.1, 5000, 1.8, w, {}, &two);
+    CHECK(r.passes < 5000);
+    Cloth done = c;
+    done.x = x;
+    CHECK(worstExcess(done, 0.1) <= 1e-9);
+  }
+}
+
+TEST_CASE("provot: strips split a cloth's springs into blocks that touch only their own strip and the next") {
+  Cloth c = buildGrid(GridSpec::fromSpacing(50, 60, 0.02), 0.01);
+  const ProvotList list = provotOrder(c, false);
+  REQUIRE(list.blockCount() >= 4);
+  std::size_t real = 0;
+  std::vector<int> blockOfNode(c.nodeCount(), -1);  // the lowest block touching a node
+  for (std::size_t b = 0; b < list.blockCount(); ++b) {
+    CHECK(list.blockStart[b] % 64 == 0);
+    for (std::size_t i = list.blockStart[b]; i < list.blockStart[b + 1]; ++i) {
+      const LimitedSpring& s = list.springs[i];
+      if (s.a == s.b) continue;  // padding
+      ++real;
+      for (NodeIndex n : {s.a, s.b})
+        if (blockOfNode[n] < 0) blockOfNode[n] = static_cast<int>(b);
+      // A node of this spring is touched by no block before the previous one.
+      for (NodeIndex n : {s.a, s.b}) CHECK(blockOfNode[n] >= static_cast<int>(b) - 1);
+    }
+  }
+  CHECK(real == c.springsOf(SpringFamily::Structural).size() + c.springsOf(SpringFamily::Shear).size());
 }

@@ -9,6 +9,8 @@
 
 namespace cloth::sim {
 
+class Workers;
+
 /// Outcome of limitStretch.
 struct ProvotReport {
   int passes = 0;        ///< passes run (the last may have found nothing to correct)
@@ -38,21 +40,50 @@ struct LimitedSpring {
 /// end takes the whole correction. One pass then pulls a stretched chain in from its pins. While a
 /// node is dragged (against the pins, chains led from both ends would fight) corrections are shared.
 /// Springs between two kinematic nodes are left out.
+///
+/// A cloth of kStripsFrom nodes or more is cut into strips of consecutive nodes, each wider than a
+/// spring reaches, and its springs into a block per strip, strip after strip (a spring goes to the
+/// strip of its lower node, so it touches that strip and the next); within a block the order above
+/// holds. limitStretch then runs passes at once on several threads, each two blocks behind the one
+/// before it, with the result of running them in sequence.
 struct ProvotList;
 ProvotList provotOrder(const Cloth& cloth, bool outward);
 
+/// Nodes from which provotOrder cuts a cloth into strips (a pass over fewer is not worth a thread), how
+/// many strips it aims at (a pass waits for the one before it to be two strips ahead), and the most
+/// passes limitStretch runs at once.
+inline constexpr std::size_t kStripsFrom = 2048;
+inline constexpr std::size_t kStrips = 16;
+inline constexpr std::size_t kMostProvotLanes = 8;
+
 /// The springs Provot limits, in order, and which of them touch each node.
 struct ProvotList {
+  /// In pass order, block after block; each block but the last padded to whole 64-spring words with
+  /// inert springs (a == b, never checked), so that no two blocks share a word of ProvotWork's bits.
   std::vector<LimitedSpring> springs;
-  std::vector<std::uint32_t> offsets;   ///< #nodes + 1: node i's springs are touching[offsets[i] ...]
-  std::vector<std::uint32_t> touching;  ///< indices into springs, by node
-  /// A list of the given springs over `nodes` nodes.
+  std::vector<std::uint32_t> blockStart{0, 0};  ///< #blocks + 1 indices into springs
+  std::size_t firstOddBlock = 1;                ///< blocks before it share no node, nor do those from it on
+  std::vector<std::uint32_t> offsets;           ///< #nodes + 1: node i's springs are touching[offsets[i] ...]
+  std::vector<std::uint32_t> touching;          ///< indices into springs, by node
+  std::vector<std::uint64_t> live;              ///< bit per spring: a real one, not padding
+
+  std::size_t blockCount() const { return blockStart.size() - 1; }
+  /// A list of the given springs over `nodes` nodes, in one block.
   static ProvotList of(std::vector<LimitedSpring> springs, std::size_t nodes);
+  /// The given springs cut into strips of `stripNodes` consecutive nodes (see provotOrder); every spring
+  /// must join nodes less than stripNodes apart.
+  static ProvotList inStrips(std::vector<LimitedSpring> springs, std::size_t nodes, std::size_t stripNodes);
 };
 
 /// Scratch of limitStretch, reused between steps.
 struct ProvotWork {
-  std::vector<std::uint64_t> current, next;  ///< bit per spring: check in this pass / the next one
+  /// Bit per spring: check it in this pass / the next one (a ring of them while passes run at once).
+  std::vector<std::vector<std::uint64_t>> bits;
+  struct Count {
+    int corrected = 0;
+    long long checks = 0;
+  };
+  std::vector<Count> counts;  ///< per pass, while passes run at once
 };
 
 /// Shortens every spring longer than (1 + tau) L by its excess length, shared between its ends as the
@@ -66,8 +97,10 @@ struct ProvotWork {
 ///
 /// `contactNormal` (one per node, or empty) is the outward normal of the collider a node rests on, zero
 /// where it rests on none: such a node is never moved into its collider, only along or off it.
+/// `workers` run passes at once (provotOrder): the same result on any thread count.
 ProvotReport limitStretch(std::span<Vec3> x, const ProvotList& springs, Real tau, int maxPasses, Real omega,
-                          ProvotWork& work, std::span<const Vec3> contactNormal = {});
+                          ProvotWork& work, std::span<const Vec3> contactNormal = {},
+                          Workers* workers = nullptr);
 
 /// x[n] += delta, less the part of it into the collider node n rests on (see limitStretch).
 void moveOutsideColliders(std::span<Vec3> x, NodeIndex n, Vec3 delta, std::span<const Vec3> contactNormal);

@@ -191,6 +191,7 @@ class Simulation {
   std::vector<Vec3> contactNormal_;         ///< per node: normal of the collider it rests on, 0 if none
   std::vector<Real> contactFriction_;       ///< per node: Coulomb coefficient of that collider, < 0 if none
   std::vector<Vec3> contactVelocity_;       ///< per node: that collider's velocity under it (m/s)
+  std::vector<Real> selfFriction_;          ///< per node: the friction of its contacts with the cloth
   std::vector<RestingContact> touches_;     ///< per node: its last contact of the step (noteTouches)
   std::vector<RestingContact> resting_;     ///< per node: held in the implicit solve (resting_contacts.h)
   std::vector<Vec3> safeX_, safeV_;         ///< the guard's copy of the state before a failed sub-step

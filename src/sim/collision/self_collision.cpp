@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 
 #include <glm/geometric.hpp>
@@ -25,19 +26,56 @@ bool canPush(const Cloth& c, std::span<const Vec3> contactNormal, const std::arr
   return false;
 }
 
+// The least friction of a cloth point's nodes (empty: none).
+template <std::size_t N>
+Real leastFriction(std::span<const Real> friction, const std::array<NodeIndex, N>& nodes,
+                   const std::array<Real, N>& w) {
+  if (friction.empty()) return 0;
+  Real mu = std::numeric_limits<Real>::infinity();
+  for (std::size_t k = 0; k < N; ++k)
+    if (w[k] > 0) mu = std::min(mu, friction[nodes[k]]);
+  return std::isfinite(mu) ? mu : 0;
+}
+
+template <std::size_t N>
+bool resting(std::span<const Vec3> contactNormal, const std::array<NodeIndex, N>& nodes,
+             const std::array<Real, N>& w) {
+  if (contactNormal.empty()) return false;
+  for (std::size_t k = 0; k < N; ++k)
+    if (w[k] > 0 && contactNormal[nodes[k]] != Vec3(0)) return true;
+  return false;
+}
+
+// Coulomb friction with the approach a contact stopped (Bridson et al. 2002 §7.2): the relative
+// velocity `relative` loses up to mu times that approach of its part across n, all of it at most.
+Vec3 frictionChange(const Vec3& relative, const Vec3& n, Real approach, Real mu) {
+  const Vec3 slide = relative - glm::dot(relative, n) * n;
+  const Real speed = glm::length(slide);
+  if (!(speed > 0) || mu <= 0) return Vec3(0);
+  return -std::min<Real>(1, mu * approach / speed) * slide;
+}
+
 // Two cloth points, a (weights wa over nodes na) and b, pushed apart along the unit n (pointing from b
-// to a) until a is `depth` further from b, and their approach along n stopped: each takes half, or all
-// of it where the other cannot move (pinned, or resting on a collider the push would go into).
+// to a) until a is `depth` further from b, their approach along n stopped and their sliding along each
+// other slowed by friction mu: each takes half, or all of it where the other cannot move (pinned, or
+// resting on a collider the push would go into).
 template <std::size_t N, std::size_t M>
 bool pushApart(Cloth& c, std::span<const Vec3> contactNormal, const std::array<NodeIndex, N>& na,
                const std::array<Real, N>& wa, const std::array<NodeIndex, M>& nb,
-               const std::array<Real, M>& wb, const Vec3& n, Real depth) {
+               const std::array<Real, M>& wb, const Vec3& n, Real depth, std::span<const Real> friction) {
   const bool aMoves = canPush(c, contactNormal, na, wa, n), bMoves = canPush(c, contactNormal, nb, wb, -n);
   if (!aMoves && !bMoves) return false;
   const Real shareA = aMoves && bMoves ? 0.5 : aMoves ? 1.0 : 0.0;
-  const Real approach = std::max<Real>(0, -glm::dot(pointVelocity(c, na, wa) - pointVelocity(c, nb, wb), n));
-  if (aMoves) movePoint(c, na, wa, shareA * depth * n, shareA * approach * n);
-  if (bMoves) movePoint(c, nb, wb, -(1 - shareA) * depth * n, -(1 - shareA) * approach * n);
+  const Vec3 relative = pointVelocity(c, na, wa) - pointVelocity(c, nb, wb);
+  const Real approach = std::max<Real>(0, -glm::dot(relative, n));
+  // A side resting on a collider is held by its own friction there: the other side takes the slowing.
+  const bool aRests = resting(contactNormal, na, wa), bRests = resting(contactNormal, nb, wb);
+  const Real slowA = !aMoves ? 0 : !bMoves ? 1 : aRests == bRests ? 0.5 : aRests ? 0 : 1;
+  const Real mu = std::min(leastFriction(friction, na, wa), leastFriction(friction, nb, wb));
+  const Vec3 slow = frictionChange(relative, n, approach, mu);
+  if (aMoves) movePoint(c, na, wa, shareA * depth * n, shareA * approach * n + slowA * slow);
+  if (bMoves)
+    movePoint(c, nb, wb, -(1 - shareA) * depth * n, -(1 - shareA) * approach * n - (1 - slowA) * slow);
   return true;
 }
 
@@ -91,20 +129,21 @@ std::optional<Proximity> edgeEdgeProximity(const Cloth& c, std::span<const Vec3>
 
 // A listed pair, tested again where the pushes before it left its nodes, and pushed apart if still close.
 bool respond(Cloth& c, std::span<const Vec3> xStart, std::span<const Vec3> contactNormal, const PairOf& pair,
-             Real thickness) {
+             Real thickness, std::span<const Real> friction) {
   const auto& n = pair.nodes;
   if (pair.kind == PairKind::VertexTriangle) {
     const Triangle t{{n[1], n[2], n[3]}};
     const auto p = pointTriangleProximity(c, xStart, n[0], t, thickness);
     const Vec3& w = p ? p->weights : Vec3(0);
     return p && pushApart<1, 3>(c, contactNormal, {n[0]}, {1}, t.v, {w.x, w.y, w.z}, p->normal,
-                                thickness - p->gap);
+                                thickness - p->gap, friction);
   }
   const std::array<NodeIndex, 2> e{n[0], n[1]}, f{n[2], n[3]};
   const auto p = edgeEdgeProximity(c, xStart, e, f, thickness);
   if (!p) return false;
   const Real u = p->weights.x, w = p->weights.y;
-  return pushApart<2, 2>(c, contactNormal, e, {1 - u, u}, f, {1 - w, w}, p->normal, thickness - p->gap);
+  return pushApart<2, 2>(c, contactNormal, e, {1 - u, u}, f, {1 - w, w}, p->normal, thickness - p->gap,
+                         friction);
 }
 
 constexpr std::size_t kBlock = 1024;  // candidates per block of the parallel filter
@@ -160,14 +199,14 @@ Real selfContactThickness(Real thickness, Real keySpacing) {
 }
 
 int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, std::span<const PairOf> candidates,
-                          Real thickness, std::span<const Vec3> contactNormal, SelfCollisionScratch& scratch,
-                          Workers* workers) {
+                          Real thickness, std::span<const Real> friction, std::span<const Vec3> contactNormal,
+                          SelfCollisionScratch& scratch, Workers* workers) {
   findProximities(cloth, xStart, candidates, thickness, scratch, workers);
   scratch.pushed.assign(scratch.pairs.size(), 0);
   for (int sweep = 0; sweep < kSweeps; ++sweep) {
     bool any = false;
     for (std::size_t i = 0; i < scratch.pairs.size(); ++i)
-      if (respond(cloth, xStart, contactNormal, scratch.pairs[i], thickness)) {
+      if (respond(cloth, xStart, contactNormal, scratch.pairs[i], thickness, friction)) {
         scratch.pushed[i] = 1;
         any = true;
       }

@@ -38,13 +38,14 @@ Cloth sheetWithNodeAbove(const Vec3& node) {
 }
 
 // The proximity pass as a step runs it: the step's broad phase (self_pairs.h) lists the candidates.
-int resolve(Cloth& c, std::span<const Vec3> start, Real thickness) {
+int resolve(Cloth& c, std::span<const Vec3> start, Real thickness, Real friction = 0) {
   AabbTree tree;
   tree.build(c.x, c.triangles);
   SelfPairList near;
   REQUIRE(findSelfPairs(c, start, clothEdges(c), thickness, tree, near));
   SelfCollisionScratch scratch;
-  return resolveSelfCollisions(c, start, near.pairs, thickness, {}, scratch);
+  const std::vector<Real> mu(c.nodeCount(), friction);
+  return resolveSelfCollisions(c, start, near.pairs, thickness, mu, {}, scratch);
 }
 
 }  // namespace
@@ -65,6 +66,25 @@ TEST_CASE("self_collision: a node closer to the cloth than the thickness is push
     CHECK(c.x[p].y > q.y);
     const Vec3 vTri = bary.x * c.v[t.v[0]] + bary.y * c.v[t.v[1]] + bary.z * c.v[t.v[2]];
     if (glm::length(c.x[p] - q) < 0.0051) CHECK(c.v[p].y - vTri.y >= -1e-3);  // was -1 m/s
+  }
+}
+
+TEST_CASE(
+    "self_collision: a node sliding on a pinned sheet loses mu times the approach it stopped, "
+    "and stops at most") {
+  // Approaching at 1 m/s while sliding at 2 m/s along x: mu 0.3 takes 0.3 m/s off the slide; mu 5
+  // would take 5 m/s, so it stops; mu 0 leaves it.
+  for (const auto& [mu, slide] : {std::pair{0.0, 2.0}, std::pair{0.3, 1.7}, std::pair{5.0, 0.0}}) {
+    Cloth c = sheetWithNodeAbove(Vec3(0.07, 0.02, 0.06));
+    for (std::size_t i = 0; i + 1 < c.nodeCount(); ++i) c.kind[i] = NodeKind::Pinned;
+    c.v.back() = Vec3(2, -1, 0);
+    const std::vector<Vec3> start = c.x;
+    c.x.back().y = 0.002;
+    INFO("mu " << mu);
+    CHECK(resolve(c, start, 0.005, mu) >= 1);
+    CHECK(c.v.back().x == Approx(slide).margin(1e-9));
+    CHECK(c.v.back().y == Approx(0.0).margin(1e-12));
+    CHECK(c.v.back().z == Approx(0.0).margin(1e-12));
   }
 }
 
