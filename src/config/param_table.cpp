@@ -158,6 +158,10 @@ const std::array kTable = {
               CLOTH_REAL(scene.params.collision.thickness), 0, 0.05},
     ParamSpec{"friction", "-", ParamGroup::Collision, "Coulomb friction coefficient",
               CLOTH_REAL(scene.params.collision.friction), 0, 2},
+    ParamSpec{
+        "self_friction", "-", ParamGroup::Collision,
+        "Coulomb friction between layers of cloth (the layers scene: 0.3, so the stack stays on the ball)",
+        CLOTH_REAL(scene.params.collision.selfFriction), 0, 2},
     ParamSpec{"collider_fit", "-", ParamGroup::Collision,
               "mesh colliders scaled to 0.8 m and set on the ground at the origin (0 = their own metres)",
               CLOTH_BOOL(scene.params.collision.meshFit), 0, 1},

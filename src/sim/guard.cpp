@@ -60,6 +60,8 @@ std::string checkEnvironment(const SimParams& p) {
     return bad("thickness", "must be finite and >= 0");
   if (!finite(p.collision.friction) || p.collision.friction < 0)
     return bad("friction", "must be finite and >= 0");
+  if (!finite(p.collision.selfFriction) || p.collision.selfFriction < 0)
+    return bad("self_friction", "must be finite and >= 0");
   if (!finite(p.collision.meshScale) || p.collision.meshScale <= 0)
     return bad("collider_scale", "must be positive");
   if (!finite(p.collision.meshOffset)) return bad("collider_offset", "must be finite");

@@ -315,15 +315,6 @@ bool Simulation::limitStretchOfPositions(int passes, bool mayProject) {
                                              provotWork_, contactNormal_, &workers_);
     report_.provotPasses += r.passes;
     report_.provotCorrections += r.corrections;
-    {
-      static long long C = 0, K = 0, P = 0, N = 0;
-      C += r.corrections;
-      K += r.checks;
-      P += r.passes;
-      ++N;
-      if ((N % 100) == 0)
-        fprintf(stderr, "provot calls %lld passes %lld checks %lld corr %lld\n", N, P, K, C);
-    }
     // A small step's share of the passes reports nothing: the step's own limit after them does.
     if (!mayProject) return false;
     leftOver = r.passes == passes &&
@@ -437,7 +428,7 @@ void Simulation::collideWithSelf(Real h) {
   findSelfPairs(cloth_, xStart_, clothEdges_, thickness, tree_, near, &workers_);
   // Self-contact friction, but none for a node a moving collider carries: it moves as that collider's
   // friction lets it (with it, the blade swung through the curtain left a node held in the blade).
-  selfFriction_.assign(cloth_.nodeCount(), params_.collision.friction);
+  selfFriction_.assign(cloth_.nodeCount(), params_.collision.selfFriction);
   for (std::size_t n = 0; n < cloth_.nodeCount(); ++n)
     if (contactNormal_[n] != Vec3(0) && contactVelocity_[n] != Vec3(0)) selfFriction_[n] = 0;
   const int pushed = resolveSelfCollisions(cloth_, xStart_, near.pairs, thickness, selfFriction_,

@@ -149,10 +149,8 @@ TEST_CASE("untangle: the same surface on one thread and on two") {
 TEST_CASE("untangle: the crumpled heap's drawn surface never passes through itself, as the viewer draws it") {
   // The contact suite's heap: a 20^2 cloth dropped and a corner dragged across the floor (t 1-2 s).
   // Before Untangle its drawn surface (wrinkled spline, r = 5) had 10 pairs through each other in its
-  // worst frame; its key mesh has none. Without friction: with the default 0.3 the layers of the heap
-  // hold each other (self-contact friction) and in this run fold no drawn triangle through another.
-  sim::Scene scene = *sim::findScene("free-fall");
-  scene.params.collision.friction = 0;
+  // worst frame; its key mesh has none.
+  const sim::Scene scene = *sim::findScene("free-fall");
   sim::Simulation simulation = sim::instantiate(scene);
   sim::ScriptedDrag corner;
   corner.target = sim::Vec3(0.4, 0.05, 0.4);

@@ -32,17 +32,17 @@ Real selfContactThickness(Real thickness, Real keySpacing);
 /// their approach velocity is cancelled and their sliding along each other slowed by Coulomb
 /// friction (the least `friction` of the pair's nodes, one per node or empty for none, times the
 /// approach stopped; Bridson et al. 2002 §7.2): layers at rest on each other stay, where without it
-/// the top cloth of a stack on a ball slid off it. A side resting on a collider is held there by the
-/// collider's own friction, and the other side takes the whole slowing. Pinned nodes do not move;
-/// dragged ones do. A pair through each other (on the other side than at xStart), or whose plane turned over
-/// in the step, is left: resolveSelfImpacts puts it back along its path. A node resting on a collider (its
-/// `contactNormal`, one per node or empty, is not zero) is not pushed into it: the other side of the contact
-/// takes the whole push. The pairs are taken from `candidates`, which must hold every pair that can be in
-/// proximity where the cloth is on entry (findSelfPairs with a reach of at least the thickness lists them:
-/// the step's one broad phase, self_pairs.h), tested in parallel over `workers`, then pushed in their order
-/// (Gauss-Seidel, two sweeps), each tested again where the pushes before it left it: the same cloth on
-/// any thread count. A pair that only the pushes bring within the thickness is the continuous pass's.
-/// Returns the number of pairs pushed.
+/// the top cloth of a stack on a ball slid off it (CollisionSettings::selfFriction). A side resting on a
+/// collider is held there by the collider's own friction, and the other side takes the whole slowing. Pinned
+/// nodes do not move; dragged ones do. A pair through each other (on the other side than at xStart), or whose
+/// plane turned over in the step, is left: resolveSelfImpacts puts it back along its path. A node resting on
+/// a collider (its `contactNormal`, one per node or empty, is not zero) is not pushed into it: the other side
+/// of the contact takes the whole push. The pairs are taken from `candidates`, which must hold every pair
+/// that can be in proximity where the cloth is on entry (findSelfPairs with a reach of at least the thickness
+/// lists them: the step's one broad phase, self_pairs.h), tested in parallel over `workers`, then pushed in
+/// their order (Gauss-Seidel, two sweeps), each tested again where the pushes before it left it: the same
+/// cloth on any thread count. A pair that only the pushes bring within the thickness is the continuous
+/// pass's. Returns the number of pairs pushed.
 int resolveSelfCollisions(Cloth& cloth, std::span<const Vec3> xStart, std::span<const PairOf> candidates,
                           Real thickness, std::span<const Real> friction, std::span<const Vec3> contactNormal,
                           SelfCollisionScratch& scratch, Workers* workers = nullptr);
