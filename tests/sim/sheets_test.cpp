@@ -227,9 +227,9 @@ TEST_CASE("scenes: the funnel's cloth is pulled whole through the throat, never 
   CHECK(worstIntersections == 0);
 }
 
-// The same stack over the scene's whole 6 s: resting on each other, the cloths keep their place. With
-// frictionless self-contact the top one slid off the stack and the ball to the floor by 4 s (its centre
-// 0.52 m off the ball's axis, where the others stay within 3 cm).
+// The same stack over the scene's whole 6 s: resting on each other, the cloths keep their place (they
+// creep, their centres 4.5 cm off the ball's axis at most at 6 s). With frictionless self-contact the top
+// one slid off the stack and the ball to the floor by 3 s (its centre 0.59 m off the axis at 6 s).
 TEST_CASE("sheets: the layers scene's top cloth stays on the stack over the ball for the scene's 6 s") {
   const Scene scene = *findScene("layers");
   Simulation sim = instantiate(scene);
@@ -242,7 +242,7 @@ TEST_CASE("sheets: the layers scene's top cloth stays on the stack over the ball
     for (std::size_t i = s * perSheet; i < (s + 1) * perSheet; ++i) centre += c.x[i];
     centre /= Real(perSheet);
     INFO("sheet " << s << " centred at " << centre.x << ", " << centre.y << ", " << centre.z);
-    CHECK(std::hypot(centre.x, centre.z) <= 0.05);
+    CHECK(std::hypot(centre.x, centre.z) <= 0.08);
     CHECK(heightOverPoint(c, s, 0, 0) >= 0.9);
   }
 }

@@ -196,7 +196,7 @@ Scene layers() {
   s.grid.sheets = 4;
   s.grid.sheetGap = 0.05;
   // Frictionless layers slide on each other: the top cloth slid off the stack and the ball to the floor
-  // by 4 s. Not the default: gripping layers pulled through the funnel's throat tore it to strain 1.36.
+  // by 3 s. Not the default: gripping layers pulled through the funnel's throat tore it to strain 1.36.
   s.params.collision.selfFriction = 0.3;
   return s;
 }
