@@ -428,9 +428,12 @@ void Simulation::collideWithSelf(Real h) {
   findSelfPairs(cloth_, xStart_, clothEdges_, thickness, tree_, near, &workers_);
   // Self-contact friction, but none for a node a moving collider carries: it moves as that collider's
   // friction lets it (with it, the blade swung through the curtain left a node held in the blade).
-  selfFriction_.assign(cloth_.nodeCount(), params_.collision.selfFriction);
-  for (std::size_t n = 0; n < cloth_.nodeCount(); ++n)
-    if (contactNormal_[n] != Vec3(0) && contactVelocity_[n] != Vec3(0)) selfFriction_[n] = 0;
+  selfFriction_.clear();  // frictionless layers (the default): none at all
+  if (params_.collision.selfFriction > 0) {
+    selfFriction_.assign(cloth_.nodeCount(), params_.collision.selfFriction);
+    for (std::size_t n = 0; n < cloth_.nodeCount(); ++n)
+      if (contactNormal_[n] != Vec3(0) && contactVelocity_[n] != Vec3(0)) selfFriction_[n] = 0;
+  }
   const int pushed = resolveSelfCollisions(cloth_, xStart_, near.pairs, thickness, selfFriction_,
                                            contactNormal_, selfScratch_, &workers_);
   report_.selfContacts += pushed;

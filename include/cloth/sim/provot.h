@@ -62,7 +62,6 @@ struct ProvotList {
   /// inert springs (a == b, never checked), so that no two blocks share a word of ProvotWork's bits.
   std::vector<LimitedSpring> springs;
   std::vector<std::uint32_t> blockStart{0, 0};  ///< #blocks + 1 indices into springs
-  std::size_t firstOddBlock = 1;                ///< blocks before it share no node, nor do those from it on
   std::vector<std::uint32_t> offsets;           ///< #nodes + 1: node i's springs are touching[offsets[i] ...]
   std::vector<std::uint32_t> touching;          ///< indices into springs, by node
   std::vector<std::uint64_t> live;              ///< bit per spring: a real one, not padding
