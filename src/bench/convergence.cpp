@@ -233,6 +233,8 @@ void candidateRows(const std::string& name, double seconds, double href, std::ve
               {"theta=0.5", "small_step=" + text(kFrame / 10, "%.17g")}),
       stepper("small steps (theta 0.5), 40 a step", "small-steps",
               {"theta=0.5", "small_step=" + text(kFrame / 40, "%.17g")}),
+      stepper("small steps (theta 0.55), 10 a step", "small-steps",
+              {"theta=0.55", "small_step=" + text(kFrame / 10, "%.17g")}),
   };
   const double diagonal = diagonalOf(name);
   const std::string h = "h=" + text(href, "%.17g");
