@@ -114,7 +114,8 @@ Scene wavingFlag() {
 }
 
 // Huang's scenes share a 1 m cloth of 20 x 20 key nodes in still air, with Huang's simplified model:
-// one shear spring per cell. They run at one step per 60 Hz frame: implicit Euler with the exact
+// one shear spring per cell. They run at one step per 60 Hz frame (the hanging ones in small steps,
+// stepHangingClothSmall): implicit Euler with the exact
 // spring Jacobian, its conjugate gradients preconditioned by the multigrid of Kang's system. Kang's
 // isotropic system alone, converged at that step, slows folding motion (a horizontal cloth falls
 // 35 % less far in its first 0.4 s); see README, "Large steps".
@@ -139,19 +140,20 @@ Scene huangCloth(Orientation orientation) {
 }
 
 // A cloth hanging from its corners swings and sags into folds that one backward-Euler step of 1/60 s
-// damps away (issue #38): 8 small steps a step (Macklin et al. 2019; solve/small_steps.h) of 1/480 s,
-// with theta 0.55, a touch past the midpoint rule's 0.5. Against the converged motion (explicit Euler and
-// implicit-cg at h = 130 us; clothbench --only convergence), RMS node error over 3 s per cloth diagonal:
-// hang-vertical 0.36 % (implicit-cg at 1/60 s, the default before: 1.12 %), hang-horizontal 0.66 %
-// (7.46 %), each within 1.35x of the same stepper at 1/960 s; 0.34 and 0.43 ms a step at 20^2, against
-// 0.27 and 0.35. Theta 0.5 keeps every wrinkle of a fine curtain ringing: the 100^2 curtain's
-// self-contact search then lists 50,000 pairs a step and its steps took 21 ms (12 at 0.55).
+// damps away (issue #38): 10 small steps a step (Macklin et al. 2019; solve/small_steps.h) of 1/600 s,
+// with theta 0.55, a touch past the midpoint rule's 0.5. Against the converged motion (explicit Euler at
+// h = 130 us; clothbench --only convergence), RMS node error over 3 s per cloth diagonal: hang-vertical
+// 0.34 % (implicit-cg at 1/60 s, the default before: 1.12 %), hang-horizontal 0.59 % (7.46 %), 1.06x
+// and 1.18x the same stepper's at 1/960 s; 0.40 and 0.48 ms a step at 20^2, against 0.29 and 0.31.
+// Theta 0.5 keeps every wrinkle of a fine curtain ringing: the 100^2 curtain's self-contact search then
+// lists 50,000 pairs a step and its steps took 21 ms (12 at 0.55). Eight steps of 1/480 s would warn that
+// the springs comply more than k says (r = h^2 sum(k) / m above 1, view/warnings.h).
 void stepHangingClothSmall(Scene& s) {
   s.params.solver.integrator = Integrator::SmallSteps;
   s.params.solver.theta = 0.55;
   s.params.solver.smallStep = 1.0 / 600;
   // The step's Provot passes are shared among its small steps (five each here): with 24, three each,
-  // the 100^2 horizontal curtain peaked at strain 0.125 in its first 4 s (0.100 with 48; 0.103 by one
+  // the 100^2 horizontal curtain peaked at strain 0.125 in its first 4 s (0.100 with 48; 0.1025 by one
   // implicit step with 24), and its steps took no less (13.8 ms against 13.4).
   s.params.material.provotPasses = 48;
 }
