@@ -152,15 +152,15 @@ convert \( "$tmp/compare-kang.png" -resize 960x300 \) "$tmp/plot-kang.png" \( "$
   "$tmp/plot-flag.png" -append "$figures/compare-mode.png"
 
 # The viewer itself, a corner of the curtain being dragged with the mouse (its screen position comes from
-# a state dump of the settled curtain).
-xvfb-run -a -s '-screen 0 1280x720x24' "$clothview" --scene hang-vertical --exit-after 2.5 \
+# a state dump of the curtain 2.5 s in, paused: it still sways there, so both runs open it so).
+xvfb-run -a -s '-screen 0 1280x720x24' "$clothview" --scene hang-vertical --start-at 2.5 --paused --exit-after 2 \
   --dump-state "$tmp/rest.json" >/dev/null 2>&1
 read -r cx cy < <(python3 -c "import json; d = json.load(open('$tmp/rest.json')); \
 print('%d %d' % tuple(d['screen'][d['nu'] * d['nv'] - 1]))")
 xvfb-run -a -s '-screen 0 1280x720x24' bash -c "
-  '$clothview' --scene hang-vertical --exit-after 6 &
-  pid=\$!; xdotool search --sync --name clothview >/dev/null; sleep 2.5
-  xdotool mousemove $cx $cy; sleep 0.2; xdotool mousedown 1; sleep 0.2
+  '$clothview' --scene hang-vertical --start-at 2.5 --paused --exit-after 6 &
+  pid=\$!; xdotool search --sync --name clothview >/dev/null; sleep 1
+  xdotool mousemove $cx $cy; sleep 0.2; xdotool mousedown 1; sleep 0.2; xdotool key space; sleep 0.3
   for i in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove \$(($cx + 12 * i)) \$(($cy - 12 * i)); sleep 0.05; done
   sleep 1.2; import -window root '$tmp/drag.png'; wait \$pid; xdotool mouseup 1" >/dev/null 2>&1
 convert "$tmp/drag.png" -resize 960x540 "$screens/drag.png"
