@@ -130,7 +130,7 @@ tile "$figures/twist.png" 3 "$tmp"/twist-1.png "$tmp"/twist-2.png "$tmp"/twist-3
 # default (40 small steps a 60 Hz step, left) against one backward-Euler step a frame (implicit-cg with
 # the exact Jacobian at 1/60 s, the default before issue #38, right).
 env -u DISPLAY "$clothview" --headless --width 1280 --height 400 --force --scene hang-vertical --seconds 2 \
-  --set integrator=approx-implicit --compare solver=jacobi --camera 20,5,2.4 --show no-pins \
+  --set integrator=approx-implicit --set theta=1 --compare solver=jacobi --camera 20,5,2.4 --show no-pins \
   --screenshot "$tmp/compare-kang.png" >/dev/null 2>&1
 env -u DISPLAY "$clothview" --headless --width 1280 --height 400 --force --scene flag --seconds 2 \
   --compare integrator=implicit-cg --compare theta=1 --camera 25,10,1.6 --screenshot "$tmp/compare-flag.png" >/dev/null 2>&1
@@ -139,8 +139,8 @@ for f in kang flag; do
     "$tmp/compare-$f.png"
 done
 # Each with its plot from clothsim --series of the same two runs.
-"$clothsim" --scene hang-vertical --set integrator=approx-implicit --seconds 2 --series "$tmp/kang-a.csv" >/dev/null
-"$clothsim" --scene hang-vertical --set integrator=approx-implicit --set solver=jacobi --seconds 2 \
+"$clothsim" --scene hang-vertical --set integrator=approx-implicit --set theta=1 --seconds 2 --series "$tmp/kang-a.csv" >/dev/null
+"$clothsim" --scene hang-vertical --set integrator=approx-implicit --set theta=1 --set solver=jacobi --seconds 2 \
   --series "$tmp/kang-b.csv" >/dev/null
 "$clothsim" --scene flag --seconds 2 --series "$tmp/flag-a.csv" >/dev/null
 "$clothsim" --scene flag --set integrator=implicit-cg --set theta=1 --seconds 2 --series "$tmp/flag-b.csv" >/dev/null
@@ -171,7 +171,7 @@ echo "measurements:"
 "$clothsim" --scene flag --seconds 4 --stats - | python3 -c "import json, sys; f = json.load(sys.stdin)['flutter']; \
 print('  flag: flutter %.2f Hz, %.1f %% of the power below 20 Hz, %.2f m peak to peak' % \
 (f['dominant_hz'], 100 * f['power_below_20hz'], f['peak_to_peak_m']))"
-for run in "hang-vertical --set integrator=approx-implicit" "hang-vertical --set integrator=approx-implicit --set solver=jacobi"; do
+for run in "hang-vertical --set integrator=approx-implicit --set theta=1" "hang-vertical --set integrator=approx-implicit --set theta=1 --set solver=jacobi"; do
   # shellcheck disable=SC2086
   "$clothsim" --scene $run --seconds 2 --stats - | python3 -c "import json, sys; d = json.load(sys.stdin); \
 print('  %s: lowest point %.3f m at 2 s, kinetic energy %.4f J' % (sys.argv[1], d['bbox_min'][1], d['kinetic_energy']))" "$run"
