@@ -44,6 +44,15 @@ constexpr int kMostStretchRounds = 24;
 // can undo each other for several rounds: a yank off the table (friction 0.55) ended a step at strain
 // 0.69 after 6 rounds, each taking back a little of the last one's stretch; 8 end it at 0.100.
 constexpr int kSelfImpactRounds = 8;
+// Past those, rounds go on while the impacts alone keep a spring over its limit (the limit before them
+// was met) by more than kImpactStretchLeftOver, up to this many. Each such round takes back part of the
+// stretch, and they are few: the curtain's corner dragged up across its face ended three steps at
+// strain 0.19-0.30 after 8 rounds, each round 10-20 % less than the one before; the 16th-24th end them
+// at 0.100.
+constexpr int kMostSelfImpactRounds = 32;
+// What the impacts may leave over (1 + tau) L and stop after kSelfImpactRounds (strain tau + 0.01 at
+// tau = 0.1).
+constexpr Real kImpactStretchLeftOver = 0.01 / 1.1;
 // How fast a node that touched a collider in the last step may still approach it (in g h, the speed
 // gravity gives in a step) to rest on it in the implicit solve (Simulation::restOnLastTouches).
 constexpr Real kRestingApproach = 2;
@@ -340,14 +349,16 @@ bool Simulation::limitStretchOfPositions(int passes, bool mayProject) {
 // round passes again, up to kMostStretchRounds: a cloth landing on a box, its flaps still falling,
 // left 24 passes at strain 1.06 in a step where the contacts had nothing to move. Not while a node is
 // dragged: it pulls against what holds the cloth, the passes run out most steps, and the yank off the
-// table then peaked at 0.66 (friction 0.4).
-void Simulation::limitStretchAgainstContacts(Real h) {
+// table then peaked at 0.66 (friction 0.4). Returns whether the limit was met and the contacts moved
+// nothing after it.
+bool Simulation::limitStretchAgainstContacts(Real h) {
   const int rounds = kinematics_.handles.empty() ? kContactRounds : kContactRoundsWhileDragged;
   for (int round = 1;; ++round) {
-    const bool passAgain = limitStretch(h) && kinematics_.handles.empty();
-    if (colliders_.empty()) break;
+    const bool leftOver = limitStretch(h);
+    const bool passAgain = leftOver && kinematics_.handles.empty();
+    if (colliders_.empty()) return !leftOver;
     const bool moved = collide(Friction::Off) > 0;
-    if (passAgain ? round >= kMostStretchRounds : !moved || round >= rounds) break;
+    if (passAgain ? round >= kMostStretchRounds : !moved || round >= rounds) return !leftOver && !moved;
   }
 }
 
@@ -451,11 +462,12 @@ void Simulation::collideWithSelf(Real h) {
                        .passes = 8,
                        .tau = params_.material.tau,
                        .h = h};
-  for (int round = 0; round < kSelfImpactRounds; ++round) {
+  for (int round = 0; round < kMostSelfImpactRounds; ++round) {
     // The stretch limit follows what the pushes moved (a crumpled cloth kept a push's 0.121 without).
-    if (round > 0 || pushed > 0) limitStretchAgainstContacts(h);
-    s.holdAtContacts = round + 1 == kSelfImpactRounds;  // what the last round leaves, no collide follows
-    s.continues = true;                                 // from the pairs listed above, or by the round before
+    const bool limitMet = round > 0 || pushed > 0 ? limitStretchAgainstContacts(h) : false;
+    // From the last of kSelfImpactRounds on, a round may be the last: no collide follows what it leaves.
+    s.holdAtContacts = round + 1 >= kSelfImpactRounds;
+    s.continues = true;  // from the pairs listed above, or by the round before
     const SelfImpactReport r =
         resolveSelfImpacts(cloth_, xStart_, clothEdges_, contactNormal_, s, tree_, impactScratch_, &workers_);
     report_.selfImpacts += r.impacts;
@@ -465,7 +477,17 @@ void Simulation::collideWithSelf(Real h) {
       backOffIfStuck(r.heldNodes);
       break;
     }
+    if (s.holdAtContacts && !(limitMet && impactsLeftStretch())) break;
   }
+}
+
+// Whether the self-impacts left a structural or shear spring more than kImpactStretchLeftOver over its
+// limit.
+bool Simulation::impactsLeftStretch() const {
+  const Real tau = params_.material.tau;
+  return std::max(worstStretchExcess(cloth_.x, cloth_.springsOf(SpringFamily::Structural), tau),
+                  worstStretchExcess(cloth_.x, cloth_.springsOf(SpringFamily::Shear), tau)) >
+         kImpactStretchLeftOver;
 }
 
 // The fail-safe holds the cloth at the step's start, which it takes to be free of the cloth passing

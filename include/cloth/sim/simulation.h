@@ -126,7 +126,8 @@ class Simulation {
   void stepBdf2(Real h);
   bool limitStretchOfPositions(int passes, bool mayProject);
   bool limitStretch(Real h);
-  void limitStretchAgainstContacts(Real h);
+  bool limitStretchAgainstContacts(Real h);
+  bool impactsLeftStretch() const;
   Real projectStrain();
   void backOffIfStuck(int heldNodes);
   enum class Friction { On, Off };
