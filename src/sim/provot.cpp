@@ -114,9 +114,30 @@ void sweepBlock(std::span<Vec3> x, const ProvotList& list, std::size_t b, Real t
   }
 }
 
+// The same pass over every real spring of block b, marking nothing: for passes that check every spring.
+void sweepWholeBlock(std::span<Vec3> x, const ProvotList& list, std::size_t b, Real tau, Real omega,
+                     std::span<const Vec3> contact, PassCount& count) {
+  const std::size_t begin = list.blockStart[b], end = list.blockStart[b + 1];
+  for (std::size_t word = begin / 64; word < (end + 63) / 64; ++word)
+    for (std::uint64_t w = list.live[word]; w != 0; w &= w - 1) {
+      const std::size_t i = word * 64 + static_cast<std::size_t>(std::countr_zero(w));
+      ++count.checks;
+      count.corrected += limitSpring(x, list.springs[i], tau, omega, contact) ? 1 : 0;
+    }
+}
+
+// One pass over block b: its marked springs, or (`whole`) every one.
+void sweep(std::span<Vec3> x, const ProvotList& list, std::size_t b, Real tau, Real omega,
+           std::span<const Vec3> contact, const PassBits& bits, bool whole, PassCount& count) {
+  if (whole)
+    sweepWholeBlock(x, list, b, tau, omega, contact, count);
+  else
+    sweepBlock(x, list, b, tau, omega, contact, bits, count);
+}
+
 // Passes in sequence until one corrects nothing, on the caller's thread.
 ProvotReport passesInSequence(std::span<Vec3> x, const ProvotList& list, Real tau, int maxPasses, Real omega,
-                              std::span<const Vec3> contact, ProvotWork& w) {
+                              std::span<const Vec3> contact, bool whole, ProvotWork& w) {
   ProvotReport report;
   std::vector<std::uint64_t>& current = w.bits[0];
   std::vector<std::uint64_t>& next = w.bits[1];
@@ -124,10 +145,11 @@ ProvotReport passesInSequence(std::span<Vec3> x, const ProvotList& list, Real ta
     ++report.passes;
     PassCount count;
     for (std::size_t b = 0; b < list.blockCount(); ++b)
-      sweepBlock(x, list, b, tau, omega, contact, {current, next}, count);
+      sweep(x, list, b, tau, omega, contact, {current, next}, whole, count);
     report.corrections += count.corrected;
     report.checks += count.checks;
     if (count.corrected == 0) break;
+    if (whole) continue;
     std::swap(current, next);
     std::fill(next.begin(), next.end(), 0);
   }
@@ -140,7 +162,8 @@ ProvotReport passesInSequence(std::span<Vec3> x, const ProvotList& list, Real ta
 // passesInSequence: the same result. A pass sweeps every block; a pass after one that corrected
 // nothing finds nothing marked (its marks come from corrections) and may stop midway.
 ProvotReport passesAtOnce(std::span<Vec3> x, const ProvotList& list, Real tau, int maxPasses, Real omega,
-                          std::span<const Vec3> contact, ProvotWork& w, Workers& workers, std::size_t lanes) {
+                          std::span<const Vec3> contact, bool whole, ProvotWork& w, Workers& workers,
+                          std::size_t lanes) {
   const std::size_t blocks = list.blockCount(), rings = lanes + 1;
   std::array<std::atomic<long long>, kMostProvotLanes>
       swept{};                         // per lane: pass * (blocks + 1) + blocks swept
@@ -161,7 +184,7 @@ ProvotReport passesAtOnce(std::span<Vec3> x, const ProvotList& list, Real tau, i
             if (passes.load(std::memory_order_acquire) <= p) return;  // this pass is past the last one
             std::this_thread::yield();
           }
-          sweepBlock(x, list, b, tau, omega, contact, bits, count);
+          sweep(x, list, b, tau, omega, contact, bits, whole, count);
           swept[l].store(p * static_cast<long long>(blocks + 1) + static_cast<long long>(b + 1),
                          std::memory_order_release);
         }
@@ -247,16 +270,19 @@ ProvotList ProvotList::inStrips(std::vector<LimitedSpring> springs, std::size_t 
 ProvotReport limitStretch(std::span<Vec3> x, const ProvotList& list, Real tau, int maxPasses, Real omega,
                           ProvotWork& w, std::span<const Vec3> contactNormal, Workers* workers) {
   if (maxPasses <= 0 || list.springs.empty()) return {};
+  const bool whole = maxPasses <= w.wholeUpTo;
   // A lane a thread, each a pass behind the one before it by two blocks: worth it from a few blocks.
   const std::size_t lanes =
       workers ? std::min({static_cast<std::size_t>(workers->threads()), static_cast<std::size_t>(maxPasses),
                           kMostProvotLanes, list.blockCount() / 2})
               : 1;
   w.bits.resize(std::max<std::size_t>(lanes + 1, 2));
-  w.bits[0] = list.live;  // the first pass checks every spring
-  for (std::size_t r = 1; r < w.bits.size(); ++r) w.bits[r].assign(list.live.size(), 0);
-  if (lanes < 2) return passesInSequence(x, list, tau, maxPasses, omega, contactNormal, w);
-  return passesAtOnce(x, list, tau, maxPasses, omega, contactNormal, w, *workers, lanes);
+  if (!whole) {
+    w.bits[0] = list.live;  // the first pass checks every spring
+    for (std::size_t r = 1; r < w.bits.size(); ++r) w.bits[r].assign(list.live.size(), 0);
+  }
+  if (lanes < 2) return passesInSequence(x, list, tau, maxPasses, omega, contactNormal, whole, w);
+  return passesAtOnce(x, list, tau, maxPasses, omega, contactNormal, whole, w, *workers, lanes);
 }
 
 ProvotList provotOrder(const Cloth& cloth, bool outward) {

@@ -55,6 +55,10 @@ ProvotList provotOrder(const Cloth& cloth, bool outward);
 inline constexpr std::size_t kStripsFrom = 2048;
 inline constexpr std::size_t kStrips = 16;
 inline constexpr std::size_t kMostProvotLanes = 8;
+/// Up to this many passes, every pass checks every spring and marks none (limitStretch): the small
+/// steps' share of the passes. Their passes correct many springs (a third in the 100^2 flag's), and
+/// marking each one's neighbours cost more than checking them again.
+inline constexpr int kWholePasses = 2;
 
 /// The springs Provot limits, in order, and which of them touch each node.
 struct ProvotList {
@@ -82,7 +86,8 @@ struct ProvotWork {
     int corrected = 0;
     long long checks = 0;
   };
-  std::vector<Count> counts;  ///< per pass, while passes run at once
+  std::vector<Count> counts;     ///< per pass, while passes run at once
+  int wholeUpTo = kWholePasses;  ///< calls of at most this many passes check every spring each pass
 };
 
 /// Shortens every spring longer than (1 + tau) L by its excess length, shared between its ends as the
@@ -92,7 +97,9 @@ struct ProvotWork {
 ///
 /// Each pass after the first checks only springs that touch a node moved since they were last
 /// checked: the others cannot have become longer. Springs are still visited in list order at the
-/// moment a full sweep would reach them, so the result equals that of full sweeps.
+/// moment a full sweep would reach them, so the result equals that of full sweeps, but for a spring
+/// whose correction a collider blocked: only a full sweep checks it again before its nodes move. A call
+/// of at most ProvotWork::wholeUpTo passes makes full sweeps.
 ///
 /// `contactNormal` (one per node, or empty) is the outward normal of the collider a node rests on, zero
 /// where it rests on none: such a node is never moved into its collider, only along or off it.

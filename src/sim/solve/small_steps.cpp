@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <limits>
 
 #include <glm/geometric.hpp>
 
@@ -56,6 +57,22 @@ void projectSpring(Vec3& xa, Vec3& xb, Real wa, Real wb, Real rest, Real k, Real
   xb -= (wb * dLambda) * n;
 }
 
+void projectLink(Vec3& xa, Vec3& xb, Real wa, Real wb, Real rest, Real stretched, Real compressed) {
+  const Vec3 d = xa - xb;
+  const Real length = std::sqrt(glm::dot(d, d));
+  if (length <= 1e-12 * rest) return;
+  const Real compliance = length < rest ? compressed : stretched;
+  const Real weight = wa + wb + compliance;
+  if (!(weight > 0) || wa + wb == 0 || std::isinf(compliance)) return;
+  const Real scale = -(length - rest) / (weight * length);  // dlambda / |d|
+  xa += (wa * scale) * d;
+  xb -= (wb * scale) * d;
+}
+
+Real complianceOf(Real k, Real s) {
+  return k > 0 ? 1 / (k * s * s) : std::numeric_limits<Real>::infinity();
+}
+
 int smallStepCount(Real h, Real longest) {
   if (!(longest > 0) || !(h > longest)) return 1;
   return static_cast<int>(std::min<Real>(std::ceil(h / longest * (1 - 1e-9)), kMostSmallSteps));
@@ -101,10 +118,16 @@ void projectSprings(Cloth& cloth, Real compression, Real s, SmallStepsWork& work
   for (std::size_t c = 0; c < work.colours.colourCount(); ++c) {
     const std::size_t begin = work.colours.start[c], count = work.colours.start[c + 1] - begin;
     parallelFor(workers, count, kColourGrain, [&](std::size_t first, std::size_t last) {
+      Real k = -1, stretched = 0, compressed = 0;  // the compliances of the last stiffness seen
       for (std::size_t i = begin + first; i < begin + last; ++i) {
         const SmallStepsWork::Link& l = work.links[i];
-        projectSpring(cloth.x[l.a], cloth.x[l.b], work.inverseMass[l.a], work.inverseMass[l.b], l.rest, l.k,
-                      compression, s);
+        if (l.k != k) {
+          k = l.k;
+          stretched = complianceOf(springStiffness(2 * l.rest, l.rest, k, compression), s);
+          compressed = complianceOf(springStiffness(0, l.rest, k, compression), s);
+        }
+        projectLink(cloth.x[l.a], cloth.x[l.b], work.inverseMass[l.a], work.inverseMass[l.b], l.rest,
+                    stretched, compressed);
       }
     });
   }

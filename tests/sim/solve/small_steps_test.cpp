@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <random>
 #include <set>
 #include <vector>
 
@@ -59,6 +60,28 @@ TEST_CASE("small_steps: a soft spring's projection is the spring's impulse in a 
   projectSpring(wa, wb, 1 / m, 1 / m, rest, 0.1 * k, 1, s);
   CHECK(za == wa);
   CHECK(zb == wb);
+}
+
+TEST_CASE("small_steps: the sweep's kernel moves each spring as the readable projection does") {
+  std::mt19937 random(5);
+  std::uniform_real_distribution<Real> unit(-1, 1);
+  const Real s = 1.0 / 2400, rest = 0.05;
+  int compressed = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Vec3 a(unit(random), unit(random), unit(random));
+    const Vec3 b =
+        a + (rest * (1 + 0.3 * unit(random))) * glm::normalize(Vec3(unit(random), unit(random), 1));
+    const Real wa = trial % 7 == 0 ? 0 : 250 * (1 + unit(random)), wb = 250 * (1 + unit(random));
+    const Real k = trial % 11 == 0 ? 0 : 400 * (1.5 + unit(random)), compression = trial % 3 == 0 ? 0 : 0.05;
+    compressed += glm::length(a - b) < rest;
+    Vec3 xa = a, xb = b, ya = a, yb = b;
+    projectSpring(xa, xb, wa, wb, rest, k, compression, s);
+    projectLink(ya, yb, wa, wb, rest, complianceOf(k, s), complianceOf(k * compression, s));
+    INFO("trial " << trial);
+    CHECK(glm::length(xa - ya) <= 1e-14);
+    CHECK(glm::length(xb - yb) <= 1e-14);
+  }
+  CHECK(compressed > 500);
 }
 
 TEST_CASE("small_steps: the step count splits h into pieces no longer than the small step") {

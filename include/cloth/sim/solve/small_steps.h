@@ -40,6 +40,15 @@ SpringColours colourSprings(const Cloth& cloth);
 /// in a symplectic Euler step. A spring shorter than its rest length has k times `compression`.
 void projectSpring(Vec3& xa, Vec3& xb, Real wa, Real wb, Real rest, Real k, Real compression, Real s);
 
+/// projectSpring as the sweep runs it: with the compliances alpha / s^2 of the spring stretched and
+/// compressed given (complianceOf: one division less a spring) and n / |xa - xb| folded into dlambda
+/// (three less). The same move as projectSpring, to rounding.
+void projectLink(Vec3& xa, Vec3& xb, Real wa, Real wb, Real rest, Real stretched, Real compressed);
+
+/// 1 / (k s^2), XPBD's alpha / s^2; infinite for a spring of no stiffness, which projectLink leaves
+/// alone as projectSpring does.
+Real complianceOf(Real k, Real s);
+
 /// The most small steps a step takes: a 60 Hz step in small steps of 1/15,360 s. Past it, the small
 /// steps are longer than asked (the largest h, 0.05 s, at the smallest small_step, 1e-4 s, would be
 /// 500 Provot limits a step).
