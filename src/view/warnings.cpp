@@ -177,6 +177,21 @@ std::vector<Warning> currentWarnings(const sim::Simulation& sim, long long recen
   return out;
 }
 
+namespace {
+
+// Kang's update is a backward-Euler step: with theta < 1 (a scene's own, kept when the user picks
+// approx-implicit) it is the theta method on Kang's system, and the note says so.
+std::string kangTheta(const sim::SimParams& p) {
+  const double theta = std::clamp(p.solver.theta, 0.5, 1.0);
+  if (theta == 1) return "";
+  return format(
+      " At theta = %.3g this is the theta method on Kang's system, not Kang's update, which is "
+      "a backward-Euler step (theta = 1).",
+      theta);
+}
+
+}  // namespace
+
 std::string stiffnessRatioNote(const sim::Simulation& s) {
   const sim::SimParams& p = s.params();
   const double r = ratio(s).mean;
@@ -197,16 +212,18 @@ std::string stiffnessRatioNote(const sim::Simulation& s) {
     case sim::Integrator::ApproxImplicit:
       break;
   }
-  if (kangJacobi(p))
-    return format(
-        "r = h^2 sum(k) / m = %.3g: Kang's %d Jacobi iteration%s give %.0f %% of the response to "
-        "uniform forces, 1 - (r / (1 + r))^(iterations + 1).",
-        r, p.solver.iterations, p.solver.iterations == 1 ? "" : "s",
-        100 * sim::jacobiResponse(r, p.solver.iterations));
-  return format(
-      "r = h^2 sum(k) / m = %.3g: the multigrid solve gives the full response at any r; above "
-      "r = %.0f folds form slowly (the springs act stiff sideways too).",
-      r, kSlowFoldingRatio);
+  const std::string note =
+      kangJacobi(p)
+          ? format(
+                "r = h^2 sum(k) / m = %.3g: Kang's %d Jacobi iteration%s give %.0f %% of the response to "
+                "uniform forces, 1 - (r / (1 + r))^(iterations + 1).",
+                r, p.solver.iterations, p.solver.iterations == 1 ? "" : "s",
+                100 * sim::jacobiResponse(r, p.solver.iterations))
+          : format(
+                "r = h^2 sum(k) / m = %.3g: the multigrid solve gives the full response at any r; above "
+                "r = %.0f folds form slowly (the springs act stiff sideways too).",
+                r, kSlowFoldingRatio);
+  return note + kangTheta(p);
 }
 
 std::string multigridStatus(int cycles, double residual, double tolerance) {

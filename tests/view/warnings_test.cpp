@@ -55,6 +55,19 @@ TEST_CASE("warnings: the converged solve at a very large r warns that folds form
   CHECK(view::stiffnessRatioNote(s).find("multigrid") != std::string::npos);
 }
 
+TEST_CASE("warnings: Kang's update picked on a scene of theta < 1 is labelled as the theta method") {
+  // hang-horizontal runs at theta 0.55; picking approx-implicit keeps it.
+  sim::Simulation s = scene("hang-horizontal");
+  s.params().solver.integrator = sim::Integrator::ApproxImplicit;
+  s.params().solver.h = 0.001;
+  CHECK(view::stiffnessRatioNote(s).find("theta = 0.55 this is the theta method on Kang's system, not Kang's "
+                                         "update") != std::string::npos);
+  s.params().solver.theta = 1;
+  CHECK(view::stiffnessRatioNote(s).find("not Kang's update") == std::string::npos);
+  // The waving flag runs Kang's update at its step: labelled as nothing else.
+  CHECK(view::stiffnessRatioNote(scene("waving-flag")).find("theta") == std::string::npos);
+}
+
 TEST_CASE("warnings: the explicit integrator past 2 sqrt(m / sum k) is flagged with that step") {
   sim::Simulation s = scene("flag");
   s.params().solver.integrator = sim::Integrator::Explicit;
