@@ -50,9 +50,9 @@ constexpr int kSelfImpactRounds = 8;
 // strain 0.19-0.30 after 8 rounds, each round 10-20 % less than the one before; the 16th-24th end them
 // at 0.100.
 constexpr int kMostSelfImpactRounds = 32;
-// What the impacts may leave over (1 + tau) L and stop after kSelfImpactRounds (strain tau + 0.01 at
-// tau = 0.1).
-constexpr Real kImpactStretchLeftOver = 0.01 / 1.1;
+// What the impacts may leave over (1 + tau) L, in rest lengths, and stop after kSelfImpactRounds:
+// strain tau + 0.01.
+constexpr Real kImpactStretchLeftOver = 0.01;
 // How fast a node that touched a collider in the last step may still approach it (in g h, the speed
 // gravity gives in a step) to rest on it in the implicit solve (Simulation::restOnLastTouches).
 constexpr Real kRestingApproach = 2;
@@ -481,13 +481,13 @@ void Simulation::collideWithSelf(Real h) {
   }
 }
 
-// Whether the self-impacts left a structural or shear spring more than kImpactStretchLeftOver over its
-// limit.
+// Whether the self-impacts left a structural or shear spring more than kImpactStretchLeftOver rest
+// lengths over its limit (worstStretchExcess measures in limit lengths, (1 + tau) L).
 bool Simulation::impactsLeftStretch() const {
   const Real tau = params_.material.tau;
   return std::max(worstStretchExcess(cloth_.x, cloth_.springsOf(SpringFamily::Structural), tau),
                   worstStretchExcess(cloth_.x, cloth_.springsOf(SpringFamily::Shear), tau)) >
-         kImpactStretchLeftOver;
+         kImpactStretchLeftOver / (1 + tau);
 }
 
 // The fail-safe holds the cloth at the step's start, which it takes to be free of the cloth passing

@@ -62,9 +62,8 @@ void projectLink(Vec3& xa, Vec3& xb, Real wa, Real wb, Real rest, Real stretched
   const Real length = std::sqrt(glm::dot(d, d));
   if (length <= 1e-12 * rest) return;
   const Real compliance = length < rest ? compressed : stretched;
-  const Real weight = wa + wb + compliance;
-  if (!(weight > 0) || wa + wb == 0 || std::isinf(compliance)) return;
-  const Real scale = -(length - rest) / (weight * length);  // dlambda / |d|
+  if (wa + wb == 0 || std::isinf(compliance)) return;  // both ends kinematic, or no stiffness
+  const Real scale = -(length - rest) / ((wa + wb + compliance) * length);  // dlambda / |d|
   xa += (wa * scale) * d;
   xb -= (wb * scale) * d;
 }
