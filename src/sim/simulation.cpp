@@ -8,6 +8,7 @@
 #include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
 
+#include "cloth/sim/collision/intersections.h"
 #include "cloth/sim/guard.h"
 #include "cloth/sim/provot.h"
 #include "cloth/sim/solve/explicit_euler.h"
@@ -474,7 +475,7 @@ void Simulation::collideWithSelf(Real h) {
     report_.selfZoneNodes += r.zoneNodes;
     report_.selfHeldNodes += r.heldNodes;
     if (r.impacts == 0 || r.heldNodes > 0) {  // clear, or the fail-safe held what it must
-      backOffIfStuck(r.heldNodes);
+      backOffIfStuck(r.heldNodes, s.tolerance);
       break;
     }
     if (s.holdAtContacts && !(limitMet && impactsLeftStretch())) break;
@@ -490,20 +491,33 @@ bool Simulation::impactsLeftStretch() const {
          kImpactStretchLeftOver / (1 + tau);
 }
 
-// The fail-safe holds the cloth at the step's start, which it takes to be free of the cloth passing
-// through itself. When it holds the cloth whole twice in a row, the start is not (self-collision
-// switched on over a tangled cloth, the thickness raised past the gaps between its layers): holding it
-// again would freeze it there for good at the full cost of every pass (50 ms a step for 30 nodes, in
-// the soak). The self-impact pass then stands aside for 1, 2, 4, ... 64 sub-steps, so the cloth moves
-// on and may come apart; each time it is held whole again the pause doubles.
-void Simulation::backOffIfStuck(int heldNodes) {
+// The fail-safe holds the cloth at the step's start, which it takes to be clear: no pair closer than the
+// continuous test's tolerance, nothing through itself. When it holds the cloth whole twice in a row
+// from a start that is not (self-collision switched on over a tangled cloth, the thickness raised past
+// the gaps between its layers), holding it again would freeze it there for good at the full cost of
+// every pass (50 ms a step for 30 nodes, in the soak). The self-impact pass then stands aside for 1,
+// 2, 4, ... 64 sub-steps, so the cloth moves on and may come apart; each time it is held whole again
+// the pause doubles. From a clear start the hold stays: the flag with self-collision on, whipped onto
+// its pole, is held almost whole in many steps in a row, and standing aside let it through itself (164
+// intersecting pairs; 0 now).
+void Simulation::backOffIfStuck(int heldNodes, Real tolerance) {
   constexpr int kMostDoublings = 6;  // 64 sub-steps
   if (2 * static_cast<std::size_t>(heldNodes) < cloth_.nodeCount()) {
     pausedSubsteps_ = 0;
     return;
   }
-  if (++pausedSubsteps_ < 2) return;
+  if (++pausedSubsteps_ < 2 || startWasClear(tolerance)) return;
   impactsBackedOff_ = 1 << std::min(pausedSubsteps_ - 2, kMostDoublings);
+}
+
+// Whether the sub-step began as the fail-safe takes it to: every listed pair at least `tolerance` apart
+// there (the distances the continuous tests noted), and the cloth it held not through itself.
+bool Simulation::startWasClear(Real tolerance) {
+  const SelfPairList& list = impactScratch_.list;
+  for (std::size_t k = 0; k < list.pairs.size() && k < list.startDistance.size(); ++k)
+    if (list.startDistance[k] >= 0 && list.startDistance[k] < tolerance) return false;
+  refitTree(0);
+  return countSelfIntersections(cloth_, tree_, &workers_) == 0;
 }
 
 // Every node in reach of an analytic collider (sphere, plane, box, capsule), found through the cloth's

@@ -129,7 +129,8 @@ class Simulation {
   bool limitStretchAgainstContacts(Real h);
   bool impactsLeftStretch() const;
   Real projectStrain();
-  void backOffIfStuck(int heldNodes);
+  void backOffIfStuck(int heldNodes, Real tolerance);
+  bool startWasClear(Real tolerance);
   enum class Friction { On, Off };
   int collide(Friction friction);
   void noteTouches();
