@@ -72,30 +72,43 @@ std::vector<std::vector<NodeIndex>> ImpactZones::zones() {
 
 // Bridson et al. 2002, §7.2: x_cm and its motion, the angular momentum L = sum m r x u of the motions
 // u about it, the inertia I = sum m (|r|^2 1 - r r^T), the turn I^-1 L.
-void moveRigidly(std::span<const NodeIndex> members, std::span<const Vec3> xStart,
-                 std::span<const Vec3> xIntended, std::span<const Real> mass, std::span<Vec3> x) {
+RigidMotion fitRigidMotion(std::span<const NodeIndex> members, std::span<const Vec3> xStart,
+                           std::span<const Vec3> xIntended, std::span<const Real> weight) {
+  RigidMotion motion;
   Real total = 0;
-  Vec3 centre(0), shift(0);
   for (NodeIndex i : members) {
-    const Real m = mass[i] > 0 ? mass[i] : 0;
+    const Real m = weight[i] > 0 ? weight[i] : 0;
     total += m;
-    centre += m * xStart[i];
-    shift += m * (xIntended[i] - xStart[i]);
+    motion.centre += m * xStart[i];
+    motion.shift += m * (xIntended[i] - xStart[i]);
   }
-  if (!(total > 0)) return;
-  centre /= total;
-  shift /= total;
+  if (!(total > 0)) return motion;
+  motion.centre /= total;
+  motion.shift /= total;
   Vec3 momentum(0);
   Mat3 inertia(0);
   for (NodeIndex i : members) {
-    const Real m = mass[i] > 0 ? mass[i] : 0;
-    const Vec3 r = xStart[i] - centre;
-    momentum += m * glm::cross(r, xIntended[i] - xStart[i] - shift);
+    const Real m = weight[i] > 0 ? weight[i] : 0;
+    const Vec3 r = xStart[i] - motion.centre;
+    momentum += m * glm::cross(r, xIntended[i] - xStart[i] - motion.shift);
     inertia += m * (glm::dot(r, r) * Mat3(1) - glm::outerProduct(r, r));
   }
   const Real trace = inertia[0][0] + inertia[1][1] + inertia[2][2];
-  const Vec3 turn = trace > 0 ? glm::inverse(inertia + kInertiaFloor * trace * Mat3(1)) * momentum : Vec3(0);
-  for (NodeIndex i : members) x[i] = centre + shift + rotate(turn, xStart[i] - centre);
+  if (trace > 0) motion.turn = glm::inverse(inertia + kInertiaFloor * trace * Mat3(1)) * momentum;
+  return motion;
+}
+
+Vec3 RigidMotion::operator()(const Vec3& p) const {
+  return centre + shift + rotate(turn, p - centre);
+}
+
+void moveRigidly(std::span<const NodeIndex> members, std::span<const Vec3> xStart,
+                 std::span<const Vec3> xIntended, std::span<const Real> mass, std::span<Vec3> x) {
+  Real total = 0;
+  for (NodeIndex i : members) total += mass[i] > 0 ? mass[i] : 0;
+  if (!(total > 0)) return;
+  const RigidMotion motion = fitRigidMotion(members, xStart, xIntended, mass);
+  for (NodeIndex i : members) x[i] = motion(xStart[i]);
 }
 
 }  // namespace cloth::sim

@@ -91,13 +91,44 @@ struct Pass {
     return cloth.collides(i) && !scratch.held[i] && !(s.holdAtContacts && resting);
   }
 
+  // A zone with pinned nodes moves with them where they move as one rigid body (the twist's turning
+  // edge, a pole carrying the flag): its other nodes follow the rigid motion fitted to the pinned ones',
+  // so the zone keeps its start's shape, clear of itself. Returns false (nothing moved) if a node may
+  // not move, or if the pinned nodes' motion is not rigid to within the tolerance.
+  bool followPinned(const std::vector<NodeIndex>& zone) {
+    bool pinnedMove = false;  // pinned nodes that stand still: the hold is the same motion, and stops it
+    for (NodeIndex i : zone) {
+      if (cloth.collides(i) && !movesInZone(i)) return false;
+      pinnedMove = pinnedMove || (!cloth.collides(i) && cloth.x[i] != xStart[i]);
+    }
+    if (!pinnedMove) return false;
+    for (NodeIndex i : zone) scratch.pinnedWeight[i] = cloth.collides(i) ? 0 : 1;
+    const RigidMotion motion = fitRigidMotion(zone, xStart, cloth.x, scratch.pinnedWeight);
+    bool rigid = true;
+    for (NodeIndex i : zone) {
+      rigid = rigid && (cloth.collides(i) || glm::length(motion(xStart[i]) - cloth.x[i]) <= s.tolerance);
+      scratch.pinnedWeight[i] = 0;
+    }
+    if (!rigid) return false;
+    for (NodeIndex i : zone)
+      if (cloth.collides(i)) move(i, motion(xStart[i]) - cloth.x[i]);
+    return true;
+  }
+
   // Each zone moves rigidly with its nodes' motion as the step left them before any response
-  // (xBefore); a zone that cannot (movesInZone) is held, with what it would stretch.
+  // (xBefore), or with its pinned nodes (followPinned); a zone that can do neither (movesInZone) is
+  // held, with what it would stretch. A held zone's nodes count as moved whether or not the hold moved
+  // them: a pinned node goes on along its path into the held nodes, and its pair must be tested again
+  // (left untested, the twist's turning edge went through a held zone while the pass reported it settled).
   void moveZones() {
     const int heldBefore = report.heldNodes;
     for (const std::vector<NodeIndex>& zone : scratch.zones.zones()) {
       if (!std::all_of(zone.begin(), zone.end(), [&](NodeIndex i) { return movesInZone(i); })) {
-        for (NodeIndex i : zone) hold({i, i, i, i});
+        if (followPinned(zone)) continue;
+        for (NodeIndex i : zone) {
+          hold({i, i, i, i});
+          scratch.movedNow[i] = 1;
+        }
         continue;
       }
       for (NodeIndex i : zone) scratch.xZone[i] = cloth.x[i];
@@ -176,6 +207,7 @@ struct Pass {
     }
     if (mode == Mode::Hold) {
       holdAll();
+      for (NodeIndex i : pair.nodes) scratch.movedNow[i] = 1;  // a pinned node may still cross: test again
       return 1;
     }
     // A pair none of whose nodes can move (pinned, or pushed into the collider each rests on) stays
@@ -264,6 +296,7 @@ SelfImpactReport resolveSelfImpacts(Cloth& cloth, std::span<const Vec3> xStart, 
   bool refind = continues && needsRefind(list, settings.reach);
   scratch.zones.reset(n);
   scratch.xZone.resize(n);
+  scratch.pinnedWeight.assign(n, 0);
   for (int pass = 0; pass < settings.passes + settings.zonePasses + kMaxHoldRounds; ++pass) {
     const bool found = pass == 0 && !continues
                            ? findSelfPairs(cloth, xStart, edges, settings.reach, tree, list, workers)

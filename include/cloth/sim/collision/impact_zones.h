@@ -31,6 +31,19 @@ class ImpactZones {
   std::vector<std::uint8_t> inZone_;
 };
 
+/// A rigid motion: a turn (rotation vector, rad) about `centre`, then a shift (m).
+struct RigidMotion {
+  Vec3 centre{0}, shift{0}, turn{0};
+  Vec3 operator()(const Vec3& p) const;  ///< where the motion takes the point p
+};
+
+/// The rigid motion closest to `members` moving from xStart to xIntended, each weighted by `weight`
+/// (by node; 0 leaves a node out): their weighted mean motion, and the turn I^-1 L of their angular
+/// momentum about it (Bridson et al. 2002, §7.2), which for a rigid motion is its rotation to first
+/// order. No member of positive weight: no motion.
+RigidMotion fitRigidMotion(std::span<const NodeIndex> members, std::span<const Vec3> xStart,
+                           std::span<const Vec3> xIntended, std::span<const Real> weight);
+
 /// Bridson et al. 2002, §7.2: the rigid motion that keeps the momentum and angular momentum of
 /// `members` moving from xStart to xIntended, applied to their start. Writes x for every member.
 /// Masses weigh the mean; a zone whose nodes are all in one line or one point turns only as it can.

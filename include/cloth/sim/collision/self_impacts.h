@@ -64,6 +64,7 @@ struct SelfImpactScratch {
   std::vector<Vec3> xBefore;
   std::vector<Vec3> xZone;  ///< positions before a zone pass moved them
   std::vector<std::uint8_t> held;
+  std::vector<Real> pinnedWeight;  ///< 1 at a zone's pinned nodes while followPinned fits their motion
   ImpactZones zones;
 };
 
