@@ -174,7 +174,8 @@ void drawMaterialPanel(PanelContext& c) {
           .c_str());
   params(s, {"damping", "tau", "provot_passes", "provot_omega", "tethers"});
   if (params(s, {"single_shear"})) s.reset();  // new springs
-  params(s, {"self_collision", "thickness", "friction", "self_friction", "handle_speed", "gravity"});
+  params(s, {"self_collision", "contacts_every_small_step", "thickness", "friction", "self_friction",
+             "handle_speed", "gravity"});
 }
 
 // Wind as speed and direction (azimuth about +y from +x, elevation above the ground plane).

@@ -182,9 +182,11 @@ sim::Scene clothOverBox(double friction = -1) {
 }
 
 // The flag scene with its free corner (row 9, column 5) dragged onto its pole, t 1-2 s: the whip round
-// the pole the flag is made for.
+// the pole the flag is made for. With self-collision on, as issue #37 asks (off by default in the scene,
+// which then flutters as the converged cloth does): its contacts run in every small step.
 sim::Scene flagIntoPole(bool noDrag) {
   sim::Scene scene = *sim::findScene("flag");
+  scene.params.collision.selfCollision = true;
   if (noDrag) scene.params.wind.dragCoefficient = 0;
   return scene;
 }
@@ -235,7 +237,11 @@ std::vector<ContactRow> contactRows(bool quick) {
        {},
        4,
        kEveryOtherMs},
-      {"flag 10^2: its free corner dragged onto its pole, t 1-2 s", flagIntoPole(false), {ontoPole}, 3, 0.5},
+      {"flag 10^2, self-collision on: its free corner dragged onto its pole, t 1-2 s",
+       flagIntoPole(false),
+       {ontoPole},
+       3,
+       0.5},
       {"the same with K_D = 0", flagIntoPole(true), {ontoPole}, 3, 0.5},
   };
   // Slides off and heaps beside the box from 1.6 s, past what a quick run covers; 1-5 s a step there.

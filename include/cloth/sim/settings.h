@@ -80,10 +80,13 @@ struct WindSettings {
 enum class MeshUp { Auto, Y, Z };
 
 struct CollisionSettings {
-  Real thickness = 0.005;        // contact offset kept between cloth and colliders (m)
-  Real friction = 0.3;           // Coulomb friction coefficient (dimensionless)
-  Real selfFriction = 0;         // the same between the cloth's own layers (self_collision.h)
-  bool selfCollision = false;    // cloth against itself: kept apart, never through (self_impacts.h)
+  Real thickness = 0.005;      // contact offset kept between cloth and colliders (m)
+  Real friction = 0.3;         // Coulomb friction coefficient (dimensionless)
+  Real selfFriction = 0;       // the same between the cloth's own layers (self_collision.h)
+  bool selfCollision = false;  // cloth against itself: kept apart, never through (self_impacts.h)
+  /// With self-collision and the small-steps integrator: every small step runs the contacts (else the
+  /// step runs them once, after its small steps).
+  bool contactsEverySmallStep = false;
   bool meshFit = true;           // mesh colliders scaled to 0.8 m and set on the ground (collider.h)
   Real meshScale = 1.0;          // then scaled by this (dimensionless)
   Vec3 meshOffset{0};            // then moved by this (m)

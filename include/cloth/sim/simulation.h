@@ -118,6 +118,8 @@ class Simulation {
  private:
   bool hasNode(NodeIndex node) const;
   int motionSubsteps() const;
+  int selfContactSubsteps() const;
+  void boundContactVelocities(Real h);
   void guardedSubstep(Real h);
   void substep(Real h);
   void syncMass();
@@ -178,6 +180,8 @@ class Simulation {
   std::vector<Vec3> heldWish_;           ///< per collider: the offset moveCollider asked for
   Real stepStart_ = 0;                   ///< when the step under way began (s)
   Real substepLength_ = 1;               ///< of the sub-step under way (s)
+  bool contactsInSmallSteps_ = false;    ///< each sub-step one small step with its contacts
+  int passShares_ = 1;  ///< sub-steps that share the step's Provot passes (selfContactSubsteps)
   Kinematics kinematics_;
   AabbTree tree_;
   Real time_ = 0;
@@ -190,7 +194,8 @@ class Simulation {
 
   // Per-step scratch, sized once.
   std::vector<Vec3> force_, xStart_, vStart_, xBeforeLimit_;
-  std::vector<Vec3> contactNormal_;         ///< per node: normal of the collider it rests on, 0 if none
+  std::vector<Vec3> xIntegrated_, vIntegrated_;  ///< after the integration (boundContactVelocities)
+  std::vector<Vec3> contactNormal_;              ///< per node: normal of the collider it rests on, 0 if none
   std::vector<Real> contactFriction_;       ///< per node: Coulomb coefficient of that collider, < 0 if none
   std::vector<Vec3> contactVelocity_;       ///< per node: that collider's velocity under it (m/s)
   std::vector<Real> selfFriction_;          ///< per node: the friction of its contacts with the cloth
