@@ -134,8 +134,7 @@ void Simulation::step() {
   const int contactSubsteps = selfContactSubsteps();
   const int substeps = std::max({1, params_.solver.substeps, motionSubsteps(), contactSubsteps});
   // The small steps' share of the step's Provot passes, each small step now a sub-step of its own.
-  contactsInSmallSteps_ = contactSubsteps > 1;
-  passShares_ = contactsInSmallSteps_ ? substeps : 1;
+  passShares_ = contactSubsteps > 1 ? substeps : 1;
   report_.substeps = substeps;
   const Real h = params_.solver.h / substeps;
   for (int i = 0; i < substeps; ++i) guardedSubstep(h);
@@ -234,7 +233,7 @@ void Simulation::substep(Real h) {
   placeMovingColliders(time_ + h);
   noteColliderMoves();
   integrate(h);
-  if (contactsInSmallSteps_) {
+  if (contactsInSmallSteps()) {
     xIntegrated_ = cloth_.x;
     vIntegrated_ = cloth_.v;
   }
@@ -242,7 +241,7 @@ void Simulation::substep(Real h) {
   limitStretchAgainstContacts(h);
   // A step that blew up is the guard's to undo (guardedSubstep): not worth its self-contacts.
   if (params_.collision.selfCollision && isHealthy(cloth_)) collideWithSelf(h);
-  if (contactsInSmallSteps_) boundContactVelocities(h);
+  if (contactsInSmallSteps()) boundContactVelocities(h);
   if (bdf2) bdf2_.end(cloth_);
   time_ += h;
 }

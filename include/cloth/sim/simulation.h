@@ -119,6 +119,7 @@ class Simulation {
   bool hasNode(NodeIndex node) const;
   int motionSubsteps() const;
   int selfContactSubsteps() const;
+  bool contactsInSmallSteps() const { return passShares_ > 1; }
   void boundContactVelocities(Real h);
   void guardedSubstep(Real h);
   void substep(Real h);
@@ -180,8 +181,9 @@ class Simulation {
   std::vector<Vec3> heldWish_;           ///< per collider: the offset moveCollider asked for
   Real stepStart_ = 0;                   ///< when the step under way began (s)
   Real substepLength_ = 1;               ///< of the sub-step under way (s)
-  bool contactsInSmallSteps_ = false;    ///< each sub-step one small step with its contacts
-  int passShares_ = 1;  ///< sub-steps that share the step's Provot passes (selfContactSubsteps)
+  /// Sub-steps that share the step's Provot passes: more than one where each is one small step with its
+  /// contacts (selfContactSubsteps).
+  int passShares_ = 1;
   Kinematics kinematics_;
   AabbTree tree_;
   Real time_ = 0;
