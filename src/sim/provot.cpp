@@ -328,9 +328,11 @@ void moveOutsideColliders(std::span<Vec3> x, NodeIndex n, Vec3 delta, std::span<
 }
 
 void addCorrectionVelocity(std::span<const Vec3> x, std::span<const Vec3> xBefore,
-                           std::span<const NodeKind> kind, Real h, std::span<Vec3> v) {
-  for (std::size_t i = 0; i < v.size(); ++i)
-    if (kind[i] == NodeKind::Free) v[i] += (x[i] - xBefore[i]) / h;
+                           std::span<const NodeKind> kind, Real h, std::span<Vec3> v, Workers* workers) {
+  parallelFor(workers, v.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i)
+      if (kind[i] == NodeKind::Free) v[i] += (x[i] - xBefore[i]) / h;
+  });
 }
 
 }  // namespace cloth::sim

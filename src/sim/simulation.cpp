@@ -312,7 +312,7 @@ void Simulation::stepBdf2(Real h) {
     bdf2_.lags(cloth_, lagX_, lagV_);
     bdf2_.start(cloth_, h);
     const Bdf2Lags lags{lagX_, lagV_};
-    applyBdf2Step(cloth_, implicitVelocityChange(2 * h / 3, &lags), lagX_, h);
+    applyBdf2Step(cloth_, implicitVelocityChange(2 * h / 3, &lags), lagX_, h, &workers_);
   }
   bdf2_.updated(cloth_);
 }
@@ -349,7 +349,7 @@ std::span<const Vec3> Simulation::implicitVelocityChange(Real h, const Bdf2Lags*
 bool Simulation::limitStretch(Real h) {
   xBeforeLimit_ = cloth_.x;
   const bool leftOver = limitStretchOfPositions(params_.material.provotPasses, true);
-  addCorrectionVelocity(cloth_.x, xBeforeLimit_, cloth_.kind, h, cloth_.v);
+  addCorrectionVelocity(cloth_.x, xBeforeLimit_, cloth_.kind, h, cloth_.v, &workers_);
   return leftOver;
 }
 
@@ -373,18 +373,19 @@ bool Simulation::limitStretchOfPositions(int passes, bool mayProject) {
     report_.provotCorrections += r.corrections;
     // A small step's share of the passes reports nothing: the step's own limit after them does.
     if (!mayProject) return false;
-    leftOver = r.passes == passes &&
-               std::max(worstStretchExcess(cloth_.x, cloth_.springsOf(SpringFamily::Structural), m.tau),
-                        worstStretchExcess(cloth_.x, cloth_.springsOf(SpringFamily::Shear), m.tau)) >
-                   kPassesLeftOver;
+    leftOver =
+        r.passes == passes &&
+        std::max(worstStretchExcess(cloth_.x, cloth_.springsOf(SpringFamily::Structural), m.tau, &workers_),
+                 worstStretchExcess(cloth_.x, cloth_.springsOf(SpringFamily::Shear), m.tau, &workers_)) >
+            kPassesLeftOver;
     // Not while a node is dragged: the handle pulls the cloth against its pins where no shape may meet
     // every limit, and the projections would run to their limit every step (the tethers hold the
     // handle within reach).
     // The projection takes the structural springs alone: the shear ones may still be over.
     if (mayProject && m.strainProjection && leftOver && kinematics_.handles.empty())
-      leftOver =
-          projectStrain() > kProjectionLeftOver ||
-          worstStretchExcess(cloth_.x, cloth_.springsOf(SpringFamily::Shear), m.tau) > kProjectionLeftOver;
+      leftOver = projectStrain() > kProjectionLeftOver ||
+                 worstStretchExcess(cloth_.x, cloth_.springsOf(SpringFamily::Shear), m.tau, &workers_) >
+                     kProjectionLeftOver;
   }
   return leftOver;
 }

@@ -126,10 +126,13 @@ void applyProjection(std::span<Vec3> x, std::span<const Spring> springs, std::sp
 
 }  // namespace
 
-Real worstStretchExcess(std::span<const Vec3> x, std::span<const Spring> springs, Real tau) {
-  Real worst = -1;
-  for (const Spring& s : springs) worst = std::max(worst, stretchExcess(x, s, tau));
-  return worst;
+Real worstStretchExcess(std::span<const Vec3> x, std::span<const Spring> springs, Real tau,
+                        Workers* workers) {
+  return parallelMax(workers, springs.size(), Real(-1), [&](std::size_t first, std::size_t last) {
+    Real worst = -1;
+    for (std::size_t s = first; s < last; ++s) worst = std::max(worst, stretchExcess(x, springs[s], tau));
+    return worst;
+  });
 }
 
 StrainProjectionReport projectStrain(std::span<Vec3> x, std::span<const Spring> springs,

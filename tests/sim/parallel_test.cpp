@@ -100,6 +100,47 @@ TEST_CASE("parallel: parallelSum gives the same bits on any thread count") {
   CHECK(serial == Approx(std::accumulate(values.begin(), values.end(), Real(0))).margin(1e-3));
 }
 
+TEST_CASE("parallel: parallelMax finds the largest block's largest, the same on any thread count") {
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<Real> u(-1, 1);
+  std::vector<Real> values(3 * kSumBlock + 17);
+  for (Real& v : values) v = u(rng);
+  values[2 * kSumBlock + 5] = 7;  // in the third block
+  const auto term = [&](std::size_t first, std::size_t last) {
+    return *std::max_element(values.begin() + first, values.begin() + last);
+  };
+  CHECK(parallelMax(nullptr, values.size(), Real(-2), term) == 7);
+  for (int threads : {1, 2, 3}) {
+    Workers workers(threads);
+    CHECK(parallelMax(&workers, values.size(), Real(-2), term) == 7);
+    CHECK(parallelMax(&workers, 0, Real(-2), term) == -2);  // none: `none`
+    CHECK(parallelMax(&workers, 10, Real(5), term) == 5);    // `none` is a floor too
+  }
+}
+
+TEST_CASE("parallel: the prolongation added in place is multiply then add, bit for bit, on 1 and 2 threads") {
+  // Multigrid::correct adds P x_coarse to the fine x in one pass over the fine rows.
+  int coarseNu = 0, coarseNv = 0;
+  const SparseMatrix p = bilinearProlongation(65, 64, std::vector<bool>(65 * 64, false), coarseNu, coarseNv);
+  std::mt19937 rng(13);
+  std::vector<Vec3> coarse(static_cast<std::size_t>(p.cols)), fine(static_cast<std::size_t>(p.rows));
+  for (Vec3& v : coarse) v = test::randomUnit(rng);
+  for (Vec3& v : fine) v = test::randomUnit(rng);
+  std::vector<Vec3> product(fine.size()), expected = fine;
+  multiply(p, coarse, product);
+  for (std::size_t i = 0; i < fine.size(); ++i) expected[i] += product[i];
+  for (int threads : {1, 2}) {
+    Workers workers(threads);
+    std::vector<Vec3> added = fine, restricted(coarse.size()), restrictedSerial(coarse.size());
+    addProduct(p, coarse, added, &workers);
+    CHECK(added == expected);
+    const SparseMatrix pt = transpose(p);
+    multiply(pt, fine, restricted, &workers, 256);  // the restriction's grain
+    multiply(pt, fine, restrictedSerial);
+    CHECK(restricted == restrictedSerial);
+  }
+}
+
 TEST_CASE("parallel: gathering spring terms per node sums what the scatter over springs does, bit for bit") {
   Cloth c = buildGrid(GridSpec::fromSpacing(41, 37, 0.02), 1e-3);
   test::jitter(c, 0.005, 2);

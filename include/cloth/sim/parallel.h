@@ -158,6 +158,20 @@ Real parallelSum(Workers* workers, std::size_t count, std::size_t block, Term&& 
   return sum;
 }
 
+/// The largest of term(begin, end) over consecutive blocks of kSumBlock indices covering [0, count),
+/// `none` if there are none: exact on any thread count (a maximum is not a sum).
+template <class Term>
+Real parallelMax(Workers* workers, std::size_t count, Real none, Term&& term) {
+  const std::size_t blocks = (count + kSumBlock - 1) / kSumBlock;
+  if (blocks <= 1) return count > 0 ? std::max(none, term(std::size_t(0), count)) : none;
+  std::vector<Real> partial(blocks, none);
+  parallelFor(workers, blocks, 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t b = first; b < last; ++b)
+      partial[b] = term(b * kSumBlock, std::min(count, (b + 1) * kSumBlock));
+  });
+  return *std::max_element(partial.begin(), partial.end());
+}
+
 /// parallelSum over blocks of kSumBlock.
 template <class Term>
 Real parallelSum(Workers* workers, std::size_t count, Term&& term) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cloth/sim/cloth.h"
+#include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
 
@@ -115,6 +116,7 @@ void moveOutsideColliders(std::span<Vec3> x, NodeIndex n, Vec3 delta, std::span<
 /// implies, so that it adds no energy (Provot 1995). Right after integration this is Provot's
 /// v = (x_corrected - x_start) / h; after a collision response it keeps that response's velocity.
 void addCorrectionVelocity(std::span<const Vec3> x, std::span<const Vec3> xBefore,
-                           std::span<const NodeKind> kind, Real h, std::span<Vec3> v);
+                           std::span<const NodeKind> kind, Real h, std::span<Vec3> v,
+                           Workers* workers = nullptr);
 
 }  // namespace cloth::sim

@@ -17,6 +17,7 @@
 
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/constraint_chains.h"
+#include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
 
@@ -49,7 +50,8 @@ struct StrainProjectionWork {
 };
 
 /// Largest |x_b - x_a| / ((1 + tau) L) - 1 over the list's springs (negative if all are shorter).
-Real worstStretchExcess(std::span<const Vec3> x, std::span<const Spring> springs, Real tau);
+Real worstStretchExcess(std::span<const Vec3> x, std::span<const Spring> springs, Real tau,
+                        Workers* workers = nullptr);
 
 /// Moves the free nodes (kind Free; the others have infinite mass) so that no spring of `springs` is
 /// longer than (1 + tau) L, within the tolerance, or until maxIterations projections ran. Every free

@@ -42,16 +42,19 @@ void Bdf2History::clear() {
   ended_ = false;
 }
 
-void applyBdf2Step(Cloth& cloth, std::span<const Vec3> dv, std::span<const Vec3> positionLag, Real h) {
+void applyBdf2Step(Cloth& cloth, std::span<const Vec3> dv, std::span<const Vec3> positionLag, Real h,
+                   Workers* workers) {
   const Real beta = 2 * h / 3;
-  for (std::size_t i = 0; i < cloth.x.size(); ++i) {
-    if (cloth.kind[i] != NodeKind::Free) {
-      cloth.x[i] += h * cloth.v[i];
-      continue;
+  parallelFor(workers, cloth.x.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) {
+      if (cloth.kind[i] != NodeKind::Free) {
+        cloth.x[i] += h * cloth.v[i];
+        continue;
+      }
+      cloth.v[i] += dv[i];
+      cloth.x[i] += positionLag[i] / Real(3) + beta * cloth.v[i];
     }
-    cloth.v[i] += dv[i];
-    cloth.x[i] += positionLag[i] / Real(3) + beta * cloth.v[i];
-  }
+  });
 }
 
 }  // namespace cloth::sim

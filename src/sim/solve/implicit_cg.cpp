@@ -51,10 +51,17 @@ template <class Diagonal>
 void addSpringProducts(const Cloth& cloth, ImplicitCgWork& w, Real h, std::span<const Vec3> u,
                        Diagonal diagonal, std::span<Vec3> out, Workers* workers) {
   const Real h2 = h * h;
-  forEach(workers, cloth.springs.size(), [&](std::size_t s) {
-    const Spring& sp = cloth.springs[s];
-    w.springTerm[s] = h2 * (w.blocks[s] * (u[sp.a] - u[sp.b]));
-  });
+  // A loop a family: each family's springs run in node order, so each thread reads the nodes it
+  // writes in the node loops (split the same way); one loop over all springs gave a thread the
+  // structural springs of the whole cloth and sent every cache line of u from core to core.
+  for (SpringFamily fam : kSpringFamilies) {
+    const SpringRange& r = cloth.range(fam);
+    forEach(workers, r.size(), [&](std::size_t i) {
+      const std::size_t s = r.begin + i;
+      const Spring& sp = cloth.springs[s];
+      w.springTerm[s] = h2 * (w.blocks[s] * (u[sp.a] - u[sp.b]));
+    });
+  }
   forEach(workers, out.size(), [&](std::size_t i) {
     out[i] =
         cloth.kind[i] == NodeKind::Free ? springTermSum(w.incidence, w.springTerm, i, diagonal(i)) : Vec3(0);
@@ -160,14 +167,16 @@ CgReport runConjugateGradients(const Cloth& cloth, ImplicitCgWork& w, Real h, Re
                                int maxIterations, Real tolerance, Multigrid* multigrid,
                                std::span<const RestingContact> resting, Workers* workers) {
   if (resting.empty()) {
-    std::fill(w.dv.begin(), w.dv.end(), Vec3(0));
-    w.r = w.rhs;
+    forEach(workers, w.dv.size(), [&](std::size_t i) {
+      w.dv[i] = Vec3(0);
+      w.r[i] = w.rhs[i];
+    });
   } else {
     startAtPrescribed(cloth, w, h, airDamping, resting, workers);
   }
   applyPreconditioner(w, multigrid, w.r, w.z, workers);
   filterRestingRows(resting, w.z, workers);
-  w.p = w.z;
+  forEach(workers, w.p.size(), [&](std::size_t i) { w.p[i] = w.z[i]; });
   Real rz = innerProduct(w.r, w.z, workers);
   const Real bNorm = std::sqrt(innerProduct(w.rhs, w.rhs, workers));
   CgReport report;

@@ -19,13 +19,31 @@ constexpr std::size_t kRowGrain = 1024;  // rows below which a thread of its own
 
 }  // namespace
 
+namespace {
+
+// (A x)_i.
+Vec3 rowTimes(const SparseMatrix& a, std::size_t i, std::span<const Vec3> x) {
+  Vec3 ax(0);
+  for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) ax += a.value[e] * x[a.column[e]];
+  return ax;
+}
+
+}  // namespace
+
 void multiply(const SparseMatrix& a, std::span<const Vec3> x, std::span<Vec3> y, Workers* workers) {
+  multiply(a, x, y, workers, kRowGrain);
+}
+
+void multiply(const SparseMatrix& a, std::span<const Vec3> x, std::span<Vec3> y, Workers* workers,
+              std::size_t grain) {
+  parallelFor(workers, static_cast<std::size_t>(a.rows), grain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) y[i] = rowTimes(a, i, x);
+  });
+}
+
+void addProduct(const SparseMatrix& a, std::span<const Vec3> x, std::span<Vec3> y, Workers* workers) {
   parallelFor(workers, static_cast<std::size_t>(a.rows), kRowGrain, [&](std::size_t first, std::size_t last) {
-    for (std::size_t i = first; i < last; ++i) {
-      Vec3 sum(0);
-      for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) sum += a.value[e] * x[a.column[e]];
-      y[i] = sum;
-    }
+    for (std::size_t i = first; i < last; ++i) y[i] += rowTimes(a, i, x);
   });
 }
 
@@ -46,13 +64,6 @@ Real residual(const SparseMatrix& a, std::span<const Vec3> b, std::span<const Ve
 }
 
 namespace {
-
-// (A x)_i.
-Vec3 rowTimes(const SparseMatrix& a, int i, std::span<const Vec3> x) {
-  Vec3 ax(0);
-  for (std::uint32_t e = a.start[i]; e < a.start[i + 1]; ++e) ax += a.value[e] * x[a.column[e]];
-  return ax;
-}
 
 // (A x)_i with x's rows [first, last) as they are and the others as in `before`.
 Vec3 rowTimesAcross(const SparseMatrix& a, int i, std::span<const Vec3> x, std::span<const Vec3> before,

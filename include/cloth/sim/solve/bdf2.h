@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cloth/sim/cloth.h"
+#include "cloth/sim/parallel.h"
 
 namespace cloth::sim {
 
@@ -48,6 +49,7 @@ class Bdf2History {
 
 /// BDF2's update given dv = v+ - v, the solution of the system above: x += (x - x-)/3 + 2/3 h (v + dv),
 /// v += dv. Kinematic nodes move with their velocity, x += h v.
-void applyBdf2Step(Cloth& cloth, std::span<const Vec3> dv, std::span<const Vec3> positionLag, Real h);
+void applyBdf2Step(Cloth& cloth, std::span<const Vec3> dv, std::span<const Vec3> positionLag, Real h,
+                   Workers* workers = nullptr);
 
 }  // namespace cloth::sim

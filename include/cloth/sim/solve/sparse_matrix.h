@@ -26,6 +26,12 @@ struct SparseMatrix {
 
 /// y = A x, rows split over `workers`.
 void multiply(const SparseMatrix& a, std::span<const Vec3> x, std::span<Vec3> y, Workers* workers = nullptr);
+/// The same, split from `grain` rows a thread (the plain one's: 1,024).
+void multiply(const SparseMatrix& a, std::span<const Vec3> x, std::span<Vec3> y, Workers* workers,
+              std::size_t grain);
+/// y += A x.
+void addProduct(const SparseMatrix& a, std::span<const Vec3> x, std::span<Vec3> y,
+                Workers* workers = nullptr);
 
 /// r = b - A x; returns the Euclidean norm of r (the same on any thread count).
 Real residual(const SparseMatrix& a, std::span<const Vec3> b, std::span<const Vec3> x, std::span<Vec3> r,
