@@ -179,11 +179,11 @@ json threadsTable(const Options& o) {
       "\nthreads (one parallel loop, microseconds, best of %s: serial, the project's pool with 2 threads, "
       "OpenMP with 2)\n",
       o.quick ? "1 run" : "3 runs");
-  std::printf("%-44s %10s %10s %10s\n", "loop", "serial", "pool", "OpenMP");
+  std::printf("%-52s %10s %10s %10s\n", "loop", "serial", "pool", "OpenMP");
   json out = json::array();
   for (const bench::PoolRow& r : bench::poolRows(o.quick)) {
     const std::string openmp = r.openmpUs > 0 ? std::to_string(r.openmpUs).substr(0, 6) : "not built";
-    std::printf("%-44s %10.2f %10.2f %10s\n", r.loop.c_str(), r.serialUs, r.poolUs, openmp.c_str());
+    std::printf("%-52s %10.2f %10.2f %10s\n", r.loop.c_str(), r.serialUs, r.poolUs, openmp.c_str());
     out.push_back(
         {{"loop", r.loop}, {"serial_us", r.serialUs}, {"pool_us", r.poolUs}, {"openmp_us", r.openmpUs}});
   }

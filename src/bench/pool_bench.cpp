@@ -48,6 +48,39 @@ PoolRow updateRow(std::size_t n, int runs, int loops, sim::Workers& two) {
   return row;
 }
 
+// The same update with a serial pass over y after each loop, as a step's serial code between its
+// parallel loops: each thread's half of x and y moves from core to core and back every loop. Where
+// that costs more than the loop saves, the pool runs slower than one thread.
+PoolRow updateBesideSerialRow(std::size_t n, int runs, int loops, sim::Workers& two) {
+  std::vector<double> x(n, 1.0), y(n, 2.0);
+  double* px = x.data();
+  double* py = y.data();
+  const auto piece = [px, py](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) px[i] = 0.999 * px[i] + 0.001 * py[i];
+  };
+  const auto serialPass = [px, py, n] {
+    for (std::size_t i = 0; i < n; ++i) py[i] = 0.999999 * py[i] + 1e-9 * px[i];
+  };
+  PoolRow row{"the same, " + std::to_string(n) + " values, a serial pass between"};
+  row.serialUs = bestMicroseconds(runs, loops, [&] {
+    piece(0, n);
+    serialPass();
+  });
+  row.poolUs = bestMicroseconds(runs, loops, [&] {
+    two.forRange(n, 256, piece);
+    serialPass();
+  });
+#if defined(CLOTH_BENCH_OPENMP)
+  const auto count = static_cast<long>(n);
+  row.openmpUs = bestMicroseconds(runs, loops, [&] {
+#pragma omp parallel for num_threads(2) schedule(static)
+    for (long i = 0; i < count; ++i) px[i] = 0.999 * px[i] + 0.001 * py[i];
+    serialPass();
+  });
+#endif
+  return row;
+}
+
 }  // namespace
 
 std::vector<PoolRow> poolRows(bool quick) {
@@ -67,7 +100,9 @@ std::vector<PoolRow> poolRows(bool quick) {
     sink.fetch_add(1, std::memory_order_relaxed);
   });
 #endif
-  return {empty, updateRow(10'000, runs, loops, two), updateRow(40'000, runs, loops, two)};
+  // 12,288 values: a 64^2 cloth's nodes, three coordinates each.
+  return {empty, updateRow(10'000, runs, loops, two), updateRow(40'000, runs, loops, two),
+          updateRow(12'288, runs, loops, two), updateBesideSerialRow(12'288, runs, loops, two)};
 }
 
 }  // namespace cloth::bench

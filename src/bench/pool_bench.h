@@ -14,8 +14,9 @@ struct PoolRow {
   double openmpUs = 0;  ///< OpenMP, two threads (0: not built with OpenMP)
 };
 
-/// An empty loop (the cost of starting one) and an update of 10,000 and 40,000 values, each run many
-/// times in a row; best of 3 (one in `quick`).
+/// An empty loop (the cost of starting one), an update of 10,000, 40,000 and 12,288 values, and the
+/// last with a serial pass over the values after each loop, each run many times in a row; best of 3
+/// (one in `quick`).
 std::vector<PoolRow> poolRows(bool quick);
 
 }  // namespace cloth::bench
