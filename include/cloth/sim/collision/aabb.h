@@ -31,6 +31,12 @@ struct Aabb {
     return lo.x <= b.hi.x && b.lo.x <= hi.x && lo.y <= b.hi.y && b.lo.y <= hi.y && lo.z <= b.hi.z &&
            b.lo.z <= hi.z;
   }
+  /// overlaps() without early exits: all six comparisons, no branch to mispredict (the tree queries'
+  /// tests, most of which fail on a coin toss).
+  bool overlapsEvery(const Aabb& b) const {
+    return (lo.x <= b.hi.x) & (b.lo.x <= hi.x) & (lo.y <= b.hi.y) & (b.lo.y <= hi.y) & (lo.z <= b.hi.z) &
+           (b.lo.z <= hi.z);
+  }
   bool contains(const Vec3& p) const {
     return lo.x <= p.x && p.x <= hi.x && lo.y <= p.y && p.y <= hi.y && lo.z <= p.z && p.z <= hi.z;
   }
