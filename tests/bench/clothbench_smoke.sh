@@ -43,10 +43,12 @@ if "colliders" in d:
   colliders = d["colliders"]
   assert colliders[0]["triangles"] == 0 and len(colliders) >= 3, colliders
   assert all(r["ms_per_step_median"] > 0 for r in colliders), colliders
-# Threads: the pool's loops ran, each row with a positive time (OpenMP's where it was built).
+# Threads: the pool's loops ran, each row with a positive time (OpenMP's where it was built), the last
+# with a serial pass between its loops.
 if "threads" in d:
   pool = d["threads"]
-  assert len(pool) == 3 and all(r["pool_us"] > 0 and r["serial_us"] >= 0 for r in pool), pool
+  assert len(pool) == 5 and "serial pass between" in pool[-1]["loop"], pool
+  assert all(r["pool_us"] > 0 and r["serial_us"] >= 0 for r in pool), pool
 # Contacts: every scenario a row; the drag into the table and the ball (with and without self-collision)
 # keep the colliders out. A quick run still runs the drags through: the drape pressed into its table
 # until 2.5 s, the yank until 3.1 s.
