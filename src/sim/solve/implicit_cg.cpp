@@ -167,16 +167,14 @@ CgReport runConjugateGradients(const Cloth& cloth, ImplicitCgWork& w, Real h, Re
                                int maxIterations, Real tolerance, Multigrid* multigrid,
                                std::span<const RestingContact> resting, Workers* workers) {
   if (resting.empty()) {
-    forEach(workers, w.dv.size(), [&](std::size_t i) {
-      w.dv[i] = Vec3(0);
-      w.r[i] = w.rhs[i];
-    });
+    std::fill(w.dv.begin(), w.dv.end(), Vec3(0));
+    w.r = w.rhs;
   } else {
     startAtPrescribed(cloth, w, h, airDamping, resting, workers);
   }
   applyPreconditioner(w, multigrid, w.r, w.z, workers);
   filterRestingRows(resting, w.z, workers);
-  forEach(workers, w.p.size(), [&](std::size_t i) { w.p[i] = w.z[i]; });
+  w.p = w.z;
   Real rz = innerProduct(w.r, w.z, workers);
   const Real bNorm = std::sqrt(innerProduct(w.rhs, w.rhs, workers));
   CgReport report;
