@@ -1,7 +1,8 @@
 #!/bin/sh
 # Two clothsim builds side by side on the contact scenes users build: each scene's ms a step
 # (clothsim --stats, `ms_per_step`) on one thread and on two, runs of the two builds interleaved so
-# that the machine's drift falls on both, the median of N of each (default 3), and new / old.
+# that the machine's drift falls on both: the median of N of each (default 3) and new / old, then the
+# least of the N and its ratio (on a shared machine the least is the run other work disturbed least).
 # Usage: scripts/compare-builds.sh OLD_CLOTHSIM NEW_CLOTHSIM [N]
 #   e.g. git worktree add /tmp/old HEAD~3 && cmake -S /tmp/old -B /tmp/old/b -G Ninja \
 #        -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF && cmake --build /tmp/old/b --target clothsim
@@ -18,7 +19,10 @@ msPerStep() {  # the run's mean ms a step
   "$@" --stats - 2>/dev/null | awk -F: '/"ms_per_step"/ {gsub(/[ ,]/, "", $2); print $2}'
 }
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-printf '%-44s %7s %9s %9s %7s\n' "scene" "threads" "old ms" "new ms" "new/old"
+least() { sort -n | head -1; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {print a / b}'; }
+printf '%-44s %7s %9s %9s %7s %9s %9s %7s\n' "scene" "threads" "old ms" "new ms" "new/old" "old min" "new min" \
+  "new/old"
 for args in "--scene ball --set grid=64x64 --seconds 4" \
   "--scene ball --set grid=64x64 --set self_collision=0 --seconds 4" \
   "--scene ball --set grid=100x100 --seconds 2" \
@@ -35,7 +39,10 @@ for args in "--scene ball --set grid=64x64 --seconds 4" \
     done
     o=$(median <"$scratch/old")
     n=$(median <"$scratch/new")
-    printf '%-44s %7s %9.2f %9.2f %7.3f\n' "$(echo "$args" | sed 's/--scene //; s/--set //g; s/ --seconds [0-9.]*//')" \
-      "$threads" "$o" "$n" "$(awk -v a="$n" -v b="$o" 'BEGIN {print a / b}')"
+    lo=$(least <"$scratch/old")
+    ln=$(least <"$scratch/new")
+    printf '%-44s %7s %9.2f %9.2f %7.3f %9.2f %9.2f %7.3f\n' \
+      "$(echo "$args" | sed 's/--scene //; s/--set //g; s/ --seconds [0-9.]*//')" "$threads" "$o" "$n" \
+      "$(ratio "$n" "$o")" "$lo" "$ln" "$(ratio "$ln" "$lo")"
   done
 done
