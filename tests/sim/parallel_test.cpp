@@ -114,7 +114,7 @@ TEST_CASE("parallel: parallelMax finds the largest block's largest, the same on 
     Workers workers(threads);
     CHECK(parallelMax(&workers, values.size(), Real(-2), term) == 7);
     CHECK(parallelMax(&workers, 0, Real(-2), term) == -2);  // none: `none`
-    CHECK(parallelMax(&workers, 10, Real(5), term) == 5);    // `none` is a floor too
+    CHECK(parallelMax(&workers, 10, Real(5), term) == 5);   // `none` is a floor too
   }
 }
 
