@@ -327,11 +327,11 @@ void AabbTree::overlappingSwept(const Aabb& box, std::vector<int>& out, std::spa
 void AabbTree::collect(const std::vector<Aabb>& boxes, const Aabb& box, std::vector<int>& out,
                        std::span<const int> own) const {
   OwnPatch patch{own};
-  visitLeaves([&](const Node& n) { return n.box.overlapsEvery(box) && !skipsFor(n, indexOf(n), patch); },
+  visitLeaves([&](const Node& n) { return n.box.overlaps(box) && !skipsFor(n, indexOf(n), patch); },
               [&](const Node& node) {
                 const bool neighboursOut = leafSkipsNeighbours(indexOf(node), patch);
                 for (int i = node.first; i < node.first + node.count; ++i)
-                  if (boxes[i].overlapsEvery(box) && !(neighboursOut && touches(ordered_[i], patch)))
+                  if (boxes[i].overlaps(box) && !(neighboursOut && touches(ordered_[i], patch)))
                     out.push_back(order_[i]);
               });
 }

@@ -131,7 +131,7 @@ struct Search {
     tree.overlappingSwept(query, search.candidates, edges.trianglesAt(p));
     for (int t : search.candidates) {
       const auto& v = cloth.triangles[t].v;
-      if (v[0] != p && v[1] != p && v[2] != p && around.overlapsEvery(list.triangleBoxes[t]))
+      if (v[0] != p && v[1] != p && v[2] != p && around.overlaps(list.triangleBoxes[t]))
         vertexOut.push_back({{p, v[0], v[1], v[2]}, PairKind::VertexTriangle});
     }
     if (own.empty()) return;
@@ -142,7 +142,7 @@ struct Search {
     }
     for (int t : search.candidates) m.stamp[t] = m.now;
     for (int t : search.candidates) {
-      if (!ownEdges.overlapsEvery(list.triangleBoxes[t])) continue;  // no edge of it meets the node's
+      if (!ownEdges.overlaps(list.triangleBoxes[t])) continue;  // no edge of it meets the node's
       for (int j : edges.ofTriangle[t]) {
         const std::array<int, 2>& sides = edges.triangles[j];
         const int other = sides[0] == t ? sides[1] : sides[0];
@@ -152,7 +152,7 @@ struct Search {
         for (int i : own) {
           const std::array<NodeIndex, 2>& e = edges.nodes[i];
           if (j <= i || e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
-          if (list.edgeBoxes[i].overlapsEvery(box))
+          if (list.edgeBoxes[i].overlaps(box))
             edgeOut.push_back({{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge});
         }
       }

@@ -53,7 +53,8 @@ void addSpringProducts(const Cloth& cloth, ImplicitCgWork& w, Real h, std::span<
   const Real h2 = h * h;
   // A loop a family: each family's springs run in node order, so each thread reads the nodes it
   // writes in the node loops (split the same way); one loop over all springs gave a thread the
-  // structural springs of the whole cloth and sent every cache line of u from core to core.
+  // structural springs of the whole cloth and sent its cache lines of u from core to core (the 64^2
+  // ball without self-collision, 2 threads, least of 6: 5.15 ms a step with one loop, 4.83 so).
   for (SpringFamily fam : kSpringFamilies) {
     const SpringRange& r = cloth.range(fam);
     forEach(workers, r.size(), [&](std::size_t i) {

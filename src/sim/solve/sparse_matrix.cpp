@@ -17,10 +17,6 @@ namespace {
 
 constexpr std::size_t kRowGrain = 1024;  // rows below which a thread of its own does not pay
 
-}  // namespace
-
-namespace {
-
 // (A x)_i.
 Vec3 rowTimes(const SparseMatrix& a, std::size_t i, std::span<const Vec3> x) {
   Vec3 ax(0);
