@@ -370,7 +370,20 @@ ColliderFeatures sharpFeatures(const Collider& collider, Real curvature, Real sl
   if (collider.shape == ColliderShape::Box) boxFeatures(collider, f);
   if (collider.shape == ColliderShape::Mesh && collider.mesh)  // the mesh's own units: scaled by placement
     meshFeatures(*collider.mesh, curvature * collider.placement.scale, slope, f);
+  f.indexTrees();
   return f;
+}
+
+void ColliderFeatures::indexTrees() {
+  std::vector<Aabb> boxes(vertices.size());
+  for (std::size_t i = 0; i < vertices.size(); ++i) boxes[i] = Aabb{vertices[i], vertices[i]};
+  vertexTree.build(boxes);
+  boxes.resize(edges.size());
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    boxes[i] = Aabb{edges[i].a, edges[i].a};
+    boxes[i].grow(edges[i].b);
+  }
+  edgeTree.build(boxes);
 }
 
 namespace {
@@ -387,6 +400,12 @@ Feature vertexFeature(const ColliderFeatures& f, const MeshPlacement& place, int
 
 Feature edgeFeature(const ColliderFeatures& f, const MeshPlacement& place, int i) {
   return {place.apply(f.edges[i].a), place.apply(f.edges[i].b), place.rotate(f.edgeNormals[i])};
+}
+
+// Whether the feature edge meets a cloth edge's swept box (inflated by the reach): its box overlapping
+// it is not enough, a slanted edge's box holds much that the edge does not come near.
+bool meets(const Feature& edge, const Aabb& swept) {
+  return intersects(Ray{edge.p, edge.q - edge.p}, swept, 1);
 }
 
 // The cloth part of the broad phase: the tree of its triangles where they are now, and how far they
@@ -451,25 +470,92 @@ void findEdgeEdgePairs(const PairSearch& search, const ColliderFeatures& feature
       for (int e : edges.ofTriangle[t]) {
         if (piece.edgeStamp[e] == piece.stamp) continue;
         piece.edgeStamp[e] = piece.stamp;
-        if (search.swept({edges.nodes[e][0], edges.nodes[e][1]}).overlaps(box))
+        if (meets(f, search.swept({edges.nodes[e][0], edges.nodes[e][1]})))
           piece.found.edgeEdge.push_back({i, e});
       }
   }
 }
 
+// A box of the world carried into the collider's own frame: the box round its corners there, grown by
+// what rounding may have moved them (a feature on its face is kept).
+Aabb intoCollider(const MeshPlacement& place, const Aabb& box) {
+  Aabb local;
+  for (int k = 0; k < 8; ++k)
+    local.grow(place.unapply(
+        Vec3((k & 1) ? box.hi.x : box.lo.x, (k & 2) ? box.hi.y : box.lo.y, (k & 4) ? box.hi.z : box.lo.z)));
+  const Vec3 size = glm::max(glm::abs(local.lo), glm::abs(local.hi));
+  return local.inflated(1e-9 * (1 + std::max({size.x, size.y, size.z})));
+}
+
+// From the cloth's side: the triangles and edges of cloth parts [first, last) (the triangles, then the
+// edges) against the features their swept boxes, in the collider's frame, meet in its trees; the same
+// tests as the features' side.
+void findPairsFromCloth(const PairSearch& search, const ColliderFeatures& features,
+                        const MeshPlacement& place, const ClothEdges& edges, std::size_t first,
+                        std::size_t last, FeatureScratch::Piece& piece) {
+  const std::size_t triangles = search.cloth.triangles.size();
+  for (std::size_t k = first; k < last; ++k) {
+    piece.triangles.clear();
+    if (k < triangles) {
+      const auto& v = search.cloth.triangles[k].v;
+      const Aabb box = search.swept({v[0], v[1], v[2]});
+      features.vertexTree.overlapping(intoCollider(place, box), piece.triangles);
+      for (int i : piece.triangles)
+        if (box.contains(vertexFeature(features, place, i).p))
+          piece.found.vertexTriangle.push_back({i, static_cast<int>(k)});
+    } else {
+      const auto e = static_cast<int>(k - triangles);
+      const Aabb box = search.swept({edges.nodes[e][0], edges.nodes[e][1]});
+      features.edgeTree.overlapping(intoCollider(place, box), piece.triangles);
+      for (int i : piece.triangles)
+        if (meets(edgeFeature(features, place, i), box)) piece.found.edgeEdge.push_back({i, e});
+    }
+  }
+}
+
 // Features per piece of the search: fewer are not worth a thread.
 constexpr std::size_t kFeatureGrain = 512;
+// Cloth triangles and edges per block of the search from the cloth's side.
+constexpr std::size_t kClothBlock = 256;
+
+// The first `pieces` pieces' pairs, in order.
+void joinPieces(const FeatureScratch& scratch, std::size_t pieces, FeaturePairs& out) {
+  for (std::size_t k = 0; k < pieces; ++k) {
+    const FeaturePairs& found = scratch.pieces[k].found;
+    out.vertexTriangle.insert(out.vertexTriangle.end(), found.vertexTriangle.begin(),
+                              found.vertexTriangle.end());
+    out.edgeEdge.insert(out.edgeEdge.end(), found.edgeEdge.begin(), found.edgeEdge.end());
+  }
+}
 
 }  // namespace
 
 void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Collider& collider,
                       const ColliderFeatures& features, const ClothEdges& edges, const AabbTree& tree,
-                      Real thickness, FeatureScratch& scratch, FeaturePairs& out, Workers* workers) {
+                      Real thickness, FeatureScratch& scratch, FeaturePairs& out, Workers* workers,
+                      std::optional<bool> fromCloth) {
   out.vertexTriangle.clear();
   out.edgeEdge.clear();
   if (features.empty() || tree.empty()) return;
   const PairSearch search(cloth, xStart, tree, thickness);
   const MeshPlacement place = placementOf(collider);
+  const std::size_t parts = cloth.triangles.size() + edges.nodes.size();
+  if (fromCloth.value_or(features.size() > parts) && features.treesIndexed()) {
+    const std::size_t blocks = (parts + kClothBlock - 1) / kClothBlock;
+    if (scratch.pieces.size() < blocks) scratch.pieces.resize(blocks);
+    // Blocks to whichever thread is free: those under the cloth's contacts cost the most.
+    parallelChunks(workers, blocks, 1, [&](std::size_t firstBlock, std::size_t lastBlock, std::size_t) {
+      for (std::size_t b = firstBlock; b < lastBlock; ++b) {
+        FeatureScratch::Piece& piece = scratch.pieces[b];
+        piece.found.vertexTriangle.clear();
+        piece.found.edgeEdge.clear();
+        findPairsFromCloth(search, features, place, edges, b * kClothBlock,
+                           std::min(parts, (b + 1) * kClothBlock), piece);
+      }
+    });
+    joinPieces(scratch, blocks, out);
+    return;
+  }
   const std::size_t vertices = features.vertices.size(), all = vertices + features.edges.size();
   const std::size_t threads = workers ? static_cast<std::size_t>(workers->threads()) : 1;
   const std::size_t pieces = std::clamp<std::size_t>(all / kFeatureGrain, 1, threads);
@@ -490,12 +576,7 @@ void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Co
                           static_cast<int>(last - vertices), piece);
     }
   });
-  for (std::size_t k = 0; k < pieces; ++k) {
-    const FeaturePairs& found = scratch.pieces[k].found;
-    out.vertexTriangle.insert(out.vertexTriangle.end(), found.vertexTriangle.begin(),
-                              found.vertexTriangle.end());
-    out.edgeEdge.insert(out.edgeEdge.end(), found.edgeEdge.begin(), found.edgeEdge.end());
-  }
+  joinPieces(scratch, pieces, out);
 }
 
 namespace {

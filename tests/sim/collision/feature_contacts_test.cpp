@@ -9,6 +9,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "cloth/sim/collision/collider_path.h"
 #include "cloth/sim/collision/intersections.h"
 #include "cloth/sim/collision/mesh_shapes.h"
 #include "cloth/sim/grid.h"
@@ -324,4 +325,65 @@ TEST_CASE("feature_contacts: passes that skip quiet pairs whose nodes did not mo
   }
   CHECK(contacts > 0);
   CHECK(skipped > 0);  // the memo was used
+}
+
+namespace {
+
+std::vector<std::pair<int, int>> sorted(std::vector<std::pair<int, int>> pairs) {
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
+}  // namespace
+
+TEST_CASE("feature_contacts: the search from the cloth's side lists the pairs the features' side does") {
+  // A 24^2 cloth falling 4 cm onto a funnel and a table (open rims, two-sided vertices, sharp edges:
+  // about 200 features), the meshes placed, scaled and turned, and stood up from z-up: both searches
+  // give the same pairs, each in the same order on one thread and on two.
+  TriangleMesh mesh = makeFunnel(Vec3(0.1, -0.3, 0), 0.05, 0.3, 0.4, 24);
+  append(mesh, makeTable());
+  GridSpec spec = GridSpec::fromSpacing(24, 24, 0.04);
+  spec.orientation = Orientation::Horizontal;
+  spec.origin = Vec3(-0.45, 0.1, -0.45);
+  Cloth cloth = buildGrid(spec, 0.004);
+  std::vector<Vec3> xStart = cloth.x;
+  std::mt19937 random(5);
+  std::uniform_real_distribution<Real> jitter(-0.01, 0.01);
+  for (std::size_t n = 0; n < cloth.nodeCount(); ++n) {
+    xStart[n] += Vec3(jitter(random), 0.04, jitter(random));
+    cloth.x[n].y -= 0.15 * std::exp(-glm::dot(cloth.x[n], cloth.x[n]) / 0.05);  // sags into the funnel
+  }
+  AabbTree tree;
+  tree.build(cloth.x, cloth.triangles);
+  tree.refit(cloth.x);
+  const ClothEdges edges = clothEdges(cloth);
+  Workers two(2);
+  for (int placement = 0; placement < 3; ++placement) {
+    Collider collider = Collider::meshOf(std::make_shared<const CollisionMesh>(mesh));
+    if (placement > 0) {
+      collider.placement.origin = Vec3(0.02, -0.01, 0.03);
+      collider.placement.scale = 1.1;
+      collider.placement.turn = rotationOf(Vec3(4, 17, 6));  // degrees about x, y, z together
+    }
+    collider.placement.zUp = placement == 2;
+    if (placement == 2) collider.placement.origin.y += 0.3;  // its rim level with the cloth again
+    const ColliderFeatures features = sharpFeatures(collider, curvatureThrough(0.04, 0.005));
+    REQUIRE(features.treesIndexed());
+    REQUIRE(features.size() > 150);
+    FeatureScratch scratch;
+    FeaturePairs side[2][2];  // [from the cloth's side][two threads]
+    for (int fromCloth = 0; fromCloth < 2; ++fromCloth)
+      for (int threads = 0; threads < 2; ++threads)
+        findFeaturePairs(cloth, xStart, collider, features, edges, tree, 0.005, scratch,
+                         side[fromCloth][threads], threads ? &two : nullptr, fromCloth == 1);
+    CAPTURE(placement);
+    CHECK(side[0][0].vertexTriangle.size() > 10);
+    CHECK(side[0][0].edgeEdge.size() > 10);
+    for (int fromCloth = 0; fromCloth < 2; ++fromCloth) {
+      CHECK(side[fromCloth][1].vertexTriangle == side[fromCloth][0].vertexTriangle);
+      CHECK(side[fromCloth][1].edgeEdge == side[fromCloth][0].edgeEdge);
+    }
+    CHECK(sorted(side[1][0].vertexTriangle) == sorted(side[0][0].vertexTriangle));
+    CHECK(sorted(side[1][0].edgeEdge) == sorted(side[0][0].edgeEdge));
+  }
 }
