@@ -57,6 +57,11 @@ class DrawnAudit {
     drawn_.nv = surface_.nv;
     drawn_.x.assign(surface_.positions.begin(), surface_.positions.end());
     drawn_.kind.assign(drawn_.x.size(), sim::NodeKind::Free);
+    // Where the surface runs from a pinned node out of the flag's pole: held there, as the key mesh's
+    // pinned nodes, which the audit leaves out.
+    detail::pinStars(c, surface_, fromPins_);
+    for (std::size_t k = 0; k < fromPins_.size() && k < drawn_.kind.size(); ++k)
+      if (fromPins_[k]) drawn_.kind[k] = sim::NodeKind::Pinned;
     if (drawn_.triangles.size() != surface_.triangleCount()) {
       drawn_.triangles.clear();
       for (std::size_t t = 0; t < surface_.triangleCount(); ++t)
@@ -73,6 +78,7 @@ class DrawnAudit {
   detail::Refiner refiner_;
   detail::SurfaceMesh surface_;
   sim::Cloth drawn_;
+  std::vector<std::uint8_t> fromPins_;
   sim::ContactAudit audit_;
   double buildSeconds_ = 0;
 };

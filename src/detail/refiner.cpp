@@ -334,4 +334,19 @@ SurfaceClearance keepOutside(SurfaceMesh& surface, std::span<const sim::Collider
   return c;
 }
 
+void pinStars(const sim::Cloth& cloth, const SurfaceMesh& surface, std::vector<std::uint8_t>& out) {
+  out.assign(surface.positions.size(), 0);
+  const int sheets = std::max(1, cloth.sheets), rows = surface.nv / sheets;
+  if (cloth.nu < 2 || cloth.nv < 2 || (surface.nu - 1) % (cloth.nu - 1) != 0) return;
+  const int r = (surface.nu - 1) / (cloth.nu - 1);
+  for (std::size_t n = 0; n < cloth.nodeCount(); ++n) {
+    if (cloth.kind[n] != sim::NodeKind::Pinned) continue;
+    const auto node = static_cast<int>(n % cloth.sheetNodeCount());
+    const int i = node % cloth.nu, j = node / cloth.nu, sheet = cloth.sheetOf(static_cast<sim::NodeIndex>(n));
+    for (int b = std::max(0, j * r - r + 1); b <= std::min(rows - 1, j * r + r - 1); ++b)
+      for (int a = std::max(0, i * r - r + 1); a <= std::min(surface.nu - 1, i * r + r - 1); ++a)
+        out[static_cast<std::size_t>((sheet * rows + b) * surface.nu + a)] = 1;
+  }
+}
+
 }  // namespace cloth::detail

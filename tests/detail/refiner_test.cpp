@@ -7,8 +7,10 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/detail/refiner.h"
+#include "cloth/sim/collision/collider.h"
 #include "cloth/sim/grid.h"
 #include "cloth/sim/scenes/scenes.h"
+#include "cloth/sim/simulation.h"
 
 using namespace cloth;
 using namespace cloth::detail;
@@ -342,4 +344,34 @@ TEST_CASE("refiner: a cloth of several sheets gives each sheet's surface as refi
     CHECK(single.sheets == 1);
     CHECK(refiner.sheetRefinerCount() == 0u);
   }
+}
+
+TEST_CASE("refiner: the flag's pin stars are the drawn vertices less than a cell from its pinned edge") {
+  // The flag's pinned column lies on its pole's axis: the drawn surface runs out of the pole from it.
+  // At r = 5 the stars are the drawn columns 0-4 (column 5 is key column 1, kept outside by the
+  // simulation), every row; on the flag at rest every drawn vertex inside the pole is in a star.
+  const sim::Scene scene = *sim::findScene("flag");
+  const sim::Simulation simulation = sim::instantiate(scene);
+  const sim::Cloth& cloth = simulation.cloth();
+  Refiner refiner;
+  SurfaceMesh surface;
+  refiner.refine(cloth, modeSettings(DetailMode::Wrinkled, 5), 0, surface);
+  std::vector<std::uint8_t> stars;
+  pinStars(cloth, surface, stars);
+  REQUIRE(stars.size() == surface.vertexCount());
+  for (int b = 0; b < surface.nv; ++b)
+    for (int a = 0; a < surface.nu; ++a) CHECK(stars[b * surface.nu + a] == (a < 5 ? 1 : 0));
+  int inside = 0;
+  for (const sim::Collider& c : simulation.colliders())
+    for (std::size_t k = 0; k < surface.vertexCount(); ++k)
+      if (sim::closestSurface(c, sim::Vec3(surface.positions[k]), 0.1).distance < 0) {
+        ++inside;
+        CHECK(stars[k] == 1);
+      }
+  CHECK(inside >= surface.nv);  // the pinned column at least
+  // A cloth with no pinned node has no stars.
+  sim::Cloth free = cloth;
+  std::fill(free.kind.begin(), free.kind.end(), sim::NodeKind::Free);
+  pinStars(free, surface, stars);
+  CHECK(std::count(stars.begin(), stars.end(), 1) == 0);
 }

@@ -3,6 +3,7 @@
 // smooth or wrinkled, and (with HadapWrinkles) Hadap's geometric wrinkles.
 
 #include <array>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <span>
@@ -41,6 +42,13 @@ struct SurfaceClearance {
 /// `clearance` to a collider, or inside it down to one key spacing deep, out to `clearance`.
 SurfaceClearance keepOutside(SurfaceMesh& surface, std::span<const sim::Collider> colliders, double clearance,
                              double keySpacing, sim::Workers* workers = nullptr);
+
+/// Per vertex of a surface refined from `cloth`: whether it lies less than a key cell from a pinned key
+/// node along both grid directions (in a cell with the pinned corner, not on the cell's far edges).
+/// There the surface runs from the pin itself, which a flag's pole holds on its axis, out of the pole:
+/// inside it by design, not through it (the audit of the drawn surface leaves these out, as the key
+/// mesh's audit leaves out its pinned nodes).
+void pinStars(const sim::Cloth& cloth, const SurfaceMesh& surface, std::vector<std::uint8_t>& out);
 
 class Refiner {
  public:
