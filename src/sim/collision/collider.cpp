@@ -190,18 +190,26 @@ Collider Collider::box(const Vec3& center, const Vec3& halfExtents) {
   return c;
 }
 
+namespace {
+
+// Where p (the scene's) is against a mesh collider whose closest point to it (the mesh's own
+// coordinates) is q, if any within reach.
+SurfacePoint meshSurface(const Collider& c, const Vec3& p, const std::optional<MeshPoint>& q) {
+  if (!q) return {std::numeric_limits<Real>::infinity(), Vec3(0, 1, 0)};
+  const MeshPlacement& m = c.placement;
+  const Vec3 away = m.unapply(p) - q->point;
+  const Real side = !q->onBoundary && glm::dot(away, q->normal) < 0 ? -1 : 1;
+  // On the rim of an open mesh there is no inside: away from the surface is away from the point.
+  const Vec3 normal = q->onBoundary && q->distance > 0 ? away / q->distance : q->normal;
+  return {side * q->distance * m.scale, m.rotate(normal)};
+}
+
+}  // namespace
+
 SurfacePoint closestSurface(const Collider& c, const Vec3& p, Real reach) {
   switch (c.shape) {
-    case ColliderShape::Mesh: {
-      const MeshPlacement& m = c.placement;
-      const auto q = c.mesh->closest(m.unapply(p), reach / m.scale);
-      if (!q) return {std::numeric_limits<Real>::infinity(), Vec3(0, 1, 0)};
-      const Vec3 away = m.unapply(p) - q->point;
-      const Real side = !q->onBoundary && glm::dot(away, q->normal) < 0 ? -1 : 1;
-      // On the rim of an open mesh there is no inside: away from the surface is away from the point.
-      const Vec3 normal = q->onBoundary && q->distance > 0 ? away / q->distance : q->normal;
-      return {side * q->distance * m.scale, m.rotate(normal)};
-    }
+    case ColliderShape::Mesh:
+      return meshSurface(c, p, c.mesh->closest(c.placement.unapply(p), reach / c.placement.scale));
     case ColliderShape::Sphere:
       return sphereSurface(c, p);
     case ColliderShape::Plane:
@@ -281,7 +289,13 @@ int pushOutside(std::span<const Collider> colliders, Real clearance, Real reach,
       for (glm::vec3& point : points.subspan(first, last - first)) {
         const Vec3 p(point);
         if (!near.contains(p)) continue;
-        const SurfacePoint s = closestSurface(c, p, reach);
+        // A drawn surface's tens of thousands of points against a detailed mesh: nearer triangles
+        // first (the same closest points; a drape's frame on the 2CylinderEngine, 21,316 points, 141
+        // -> 47 ms on two threads).
+        const SurfacePoint s =
+            c.shape == ColliderShape::Mesh
+                ? meshSurface(c, p, c.mesh->nearest(c.placement.unapply(p), reach / c.placement.scale))
+                : closestSurface(c, p, reach);
         if (!std::isfinite(s.distance) || s.distance < -reach) continue;
         pieceLowest = std::min(pieceLowest, s.distance);
         if (s.distance >= clearance) continue;

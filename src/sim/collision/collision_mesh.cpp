@@ -190,6 +190,15 @@ std::optional<MeshPoint> CollisionMesh::closest(const Vec3& p, Real maxDistance)
   return best;
 }
 
+std::optional<MeshPoint> CollisionMesh::nearest(const Vec3& p, Real maxDistance) const {
+  std::optional<MeshPoint> best;
+  Real best2 = maxDistance * maxDistance;
+  tree_.nearestFirst(p, best2, [&](int t, Real& closest2) {
+    if (auto q = closerOnTriangle(t, p, closest2)) best = q;
+  });
+  return best;
+}
+
 std::optional<MeshPoint> CollisionMesh::closerOnTriangle(int t, const Vec3& p, Real& best2) const {
   const auto& v = mesh_.triangles[t].v;
   Vec3 bary;

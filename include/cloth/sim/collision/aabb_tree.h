@@ -10,6 +10,9 @@
 #include <span>
 #include <vector>
 
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
+
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb.h"
 #include "cloth/sim/collision/normal_cone.h"
@@ -86,6 +89,13 @@ class AabbTree {
   /// positions x of the last refit; a vertex shared by several leaves can appear more than once.
   void verticesIn(const Aabb& box, std::span<const Vec3> x, std::vector<NodeIndex>& out) const;
 
+  /// A nearest-point search: calls closer(triangle, best2) for the triangles whose boxes (at the last
+  /// refit) lie within sqrt(best2) of p, nearer subtrees first. closer lowers best2 (a squared
+  /// distance, m^2) to what it found, and the boxes farther than the best so far are left out: the
+  /// triangles a box query of radius sqrt(best2) would list, but most of them never visited.
+  template <class Closer>
+  void nearestFirst(const Vec3& p, Real& best2, Closer closer) const;
+
   /// Closest intersection of the ray with the triangles, if any, with t in [0, tMax].
   std::optional<RayHit> raycast(const Ray& ray, std::span<const Vec3> x, std::span<const Triangle> triangles,
                                 Real tMax = std::numeric_limits<Real>::infinity()) const;
@@ -149,5 +159,36 @@ class AabbTree {
   std::vector<Triangle> ordered_;  ///< the triangles given to build, in order_'s order
   std::vector<Aabb> boxes_;        ///< refit's triangle boxes, inflated by its margin, in order_'s order
 };
+
+template <class Closer>
+void AabbTree::nearestFirst(const Vec3& p, Real& best2, Closer closer) const {
+  if (nodes_.empty()) return;
+  const auto distance2 = [&](const Aabb& b) {
+    const Vec3 d = glm::max(glm::max(b.lo - p, p - b.hi), Vec3(0));
+    return glm::dot(d, d);
+  };
+  struct Entry {
+    std::int32_t node;
+    Real distance2;
+  };
+  Entry stack[64];  // a balanced tree of 2^40 leaves at most: each level leaves one entry behind
+  int top = 0;
+  stack[top++] = {0, distance2(nodes_[0].box)};
+  while (top > 0) {
+    const Entry e = stack[--top];
+    if (e.distance2 > best2) continue;
+    const Node& node = nodes_[static_cast<std::size_t>(e.node)];
+    if (node.left < 0) {
+      for (int i = node.first; i < node.first + node.count; ++i)
+        if (distance2(boxes_[static_cast<std::size_t>(i)]) <= best2)
+          closer(order_[static_cast<std::size_t>(i)], best2);
+      continue;
+    }
+    const Entry left{node.left, distance2(nodes_[static_cast<std::size_t>(node.left)].box)},
+        right{node.right, distance2(nodes_[static_cast<std::size_t>(node.right)].box)};
+    stack[top++] = left.distance2 <= right.distance2 ? right : left;  // the nearer one on top
+    stack[top++] = left.distance2 <= right.distance2 ? left : right;
+  }
+}
 
 }  // namespace cloth::sim

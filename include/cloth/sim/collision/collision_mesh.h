@@ -89,6 +89,11 @@ class CollisionMesh {
   /// The closest point of the mesh to p no farther than maxDistance, with the pseudo-normal of the
   /// face, edge or vertex it lies on.
   std::optional<MeshPoint> closest(const Vec3& p, Real maxDistance) const;
+  /// The same point, searched nearer triangles first (AabbTree::nearestFirst): a fraction of the
+  /// triangles tested on a detailed mesh. Where two triangles are exactly as close it may keep the
+  /// other one (the same point, its last digits from the other triangle); the simulation keeps
+  /// closest(), whose order its results follow.
+  std::optional<MeshPoint> nearest(const Vec3& p, Real maxDistance) const;
   /// The triangles whose boxes overlap `box` (mesh coordinates), through the mesh's tree.
   void trianglesNear(const Aabb& box, std::vector<int>& out) const { tree_.overlapping(box, out); }
   /// The first triangle the segment a -> b crosses.
