@@ -479,10 +479,16 @@ void findEdgeEdgePairs(const PairSearch& search, const ColliderFeatures& feature
 // A box of the world carried into the collider's own frame: the box round its corners there, grown by
 // what rounding may have moved them (a feature on its face is kept).
 Aabb intoCollider(const MeshPlacement& place, const Aabb& box) {
-  Aabb local;
-  for (int k = 0; k < 8; ++k)
-    local.grow(place.unapply(
-        Vec3((k & 1) ? box.hi.x : box.lo.x, (k & 2) ? box.hi.y : box.lo.y, (k & 4) ? box.hi.z : box.lo.z)));
+  // Round its centre, the box's half sizes taken along the collider's axes (|M| h, M the linear part).
+  const Vec3 half = 0.5 * box.extent();
+  Vec3 reach(0);
+  for (int axis = 0; axis < 3; ++axis) {
+    Vec3 along(0);
+    along[axis] = half[axis] / place.scale;
+    reach += glm::abs(place.unrotate(along));
+  }
+  const Vec3 centre = place.unapply(box.center());
+  const Aabb local{centre - reach, centre + reach};
   const Vec3 size = glm::max(glm::abs(local.lo), glm::abs(local.hi));
   return local.inflated(1e-9 * (1 + std::max({size.x, size.y, size.z})));
 }
