@@ -5,6 +5,7 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/collision/normal_cone.h"
+#include "cloth/sim/collision/tree_walk.h"
 
 namespace cloth::sim {
 namespace {
@@ -298,20 +299,7 @@ bool AabbTree::touches(const Triangle& t, const OwnPatch& patch) const {
 // leaves reached.
 template <class Enter, class Leaf>
 void AabbTree::visitLeaves(Enter enter, Leaf leaf) const {
-  if (nodes_.empty()) return;
-  std::int32_t stack[64];
-  int top = 0;
-  stack[top++] = 0;
-  while (top > 0) {
-    const Node& node = nodes_[stack[--top]];
-    if (!enter(node)) continue;
-    if (node.left >= 0) {
-      stack[top++] = node.left;
-      stack[top++] = node.right;
-    } else {
-      leaf(node);
-    }
-  }
+  walkDepthFirst(nodes_, enter, leaf);
 }
 
 void AabbTree::overlapping(const Aabb& box, std::vector<int>& out, std::span<const int> own) const {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "cloth/sim/collision/tree_walk.h"
+
 namespace cloth::sim {
 namespace {
 
@@ -50,21 +52,12 @@ std::int32_t BoxTree::buildRange(int first, int count) {
 }
 
 void BoxTree::overlapping(const Aabb& box, std::vector<int>& out) const {
-  if (nodes_.empty()) return;
-  std::int32_t stack[64];
-  int top = 0;
-  stack[top++] = 0;
-  while (top > 0) {
-    const Node& node = nodes_[stack[--top]];
-    if (!node.box.overlaps(box)) continue;
-    if (node.left >= 0) {
-      stack[top++] = node.right;
-      stack[top++] = node.left;
-    } else {
-      for (int i = node.first; i < node.first + node.count; ++i)
-        if (boxes_[i].overlaps(box)) out.push_back(order_[i]);
-    }
-  }
+  walkDepthFirst(
+      nodes_, [&](const Node& node) { return node.box.overlaps(box); },
+      [&](const Node& node) {
+        for (int i = node.first; i < node.first + node.count; ++i)
+          if (boxes_[i].overlaps(box)) out.push_back(order_[i]);
+      });
 }
 
 }  // namespace cloth::sim

@@ -17,7 +17,7 @@ class BoxTree {
   void build(std::span<const Aabb> boxes);
 
   /// Appends to `out` the index of every box that overlaps `box`, in an order fixed by the build (the
-  /// same for every query: the tree's leaves left to right).
+  /// same for every query: the tree's leaves right to left, as walkDepthFirst goes).
   void overlapping(const Aabb& box, std::vector<int>& out) const;
 
   bool empty() const { return nodes_.empty(); }
