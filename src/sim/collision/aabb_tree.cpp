@@ -26,12 +26,6 @@ Real area(std::span<const Vec3> x, const Triangle& t) {
   return 0.5 * glm::length(glm::cross(x[t.v[1]] - x[t.v[0]], x[t.v[2]] - x[t.v[0]]));
 }
 
-int widestAxis(const Aabb& b) {
-  const Vec3 e = b.extent();
-  if (e.x >= e.y && e.x >= e.z) return 0;
-  return e.y >= e.z ? 1 : 2;
-}
-
 }  // namespace
 
 void AabbTree::build(std::span<const Vec3> x, std::span<const Triangle> triangles) {
@@ -68,7 +62,7 @@ std::int32_t AabbTree::buildRange(std::span<const Vec3> centroids, int first, in
   if (count <= kLeafSize) return index;
   Aabb centroidBox;
   for (int i = first; i < first + count; ++i) centroidBox.grow(centroids[order_[i]]);
-  const int axis = widestAxis(centroidBox);
+  const int axis = centroidBox.widestAxis();
   const int half = count / 2;
   std::nth_element(order_.begin() + first, order_.begin() + first + half, order_.begin() + first + count,
                    [&](int a, int b) { return centroids[a][axis] < centroids[b][axis]; });

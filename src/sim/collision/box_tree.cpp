@@ -9,12 +9,6 @@ namespace {
 
 constexpr int kLeafSize = 8;
 
-int widestAxis(const Aabb& b) {
-  const Vec3 e = b.extent();
-  if (e.x >= e.y && e.x >= e.z) return 0;
-  return e.y >= e.z ? 1 : 2;
-}
-
 }  // namespace
 
 void BoxTree::build(std::span<const Aabb> boxes) {
@@ -40,7 +34,7 @@ std::int32_t BoxTree::buildRange(int first, int count) {
   nodes_[index].first = first;
   nodes_[index].count = count;
   if (count <= kLeafSize) return index;
-  const int axis = widestAxis(centres);
+  const int axis = centres.widestAxis();
   const int half = count / 2;
   std::nth_element(order_.begin() + first, order_.begin() + first + half, order_.begin() + first + count,
                    [&](int a, int b) { return boxes_[a].center()[axis] < boxes_[b].center()[axis]; });

@@ -476,10 +476,10 @@ void findEdgeEdgePairs(const PairSearch& search, const ColliderFeatures& feature
   }
 }
 
-// A box of the world carried into the collider's own frame: the box round its corners there, grown by
-// what rounding may have moved them (a feature on its face is kept).
+// A box of the world carried into the collider's own frame: the box there round its turned corners
+// (about its centre, its half sizes h taken along the collider's axes: |M| h, M the linear part),
+// grown by what rounding may have moved them (a feature on its face is kept).
 Aabb intoCollider(const MeshPlacement& place, const Aabb& box) {
-  // Round its centre, the box's half sizes taken along the collider's axes (|M| h, M the linear part).
   const Vec3 half = 0.5 * box.extent();
   Vec3 reach(0);
   for (int axis = 0; axis < 3; ++axis) {
@@ -501,19 +501,19 @@ void findPairsFromCloth(const PairSearch& search, const ColliderFeatures& featur
                         std::size_t last, FeatureScratch::Piece& piece) {
   const std::size_t triangles = search.cloth.triangles.size();
   for (std::size_t k = first; k < last; ++k) {
-    piece.triangles.clear();
+    piece.features.clear();
     if (k < triangles) {
       const auto& v = search.cloth.triangles[k].v;
       const Aabb box = search.swept({v[0], v[1], v[2]});
-      features.vertexTree.overlapping(intoCollider(place, box), piece.triangles);
-      for (int i : piece.triangles)
+      features.vertexTree.overlapping(intoCollider(place, box), piece.features);
+      for (int i : piece.features)
         if (box.contains(vertexFeature(features, place, i).p))
           piece.found.vertexTriangle.push_back({i, static_cast<int>(k)});
     } else {
       const auto e = static_cast<int>(k - triangles);
       const Aabb box = search.swept({edges.nodes[e][0], edges.nodes[e][1]});
-      features.edgeTree.overlapping(intoCollider(place, box), piece.triangles);
-      for (int i : piece.triangles)
+      features.edgeTree.overlapping(intoCollider(place, box), piece.features);
+      for (int i : piece.features)
         if (meets(edgeFeature(features, place, i), box)) piece.found.edgeEdge.push_back({i, e});
     }
   }

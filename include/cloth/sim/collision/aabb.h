@@ -39,6 +39,12 @@ struct Aabb {
   }
   Vec3 center() const { return 0.5 * (lo + hi); }
   Vec3 extent() const { return hi - lo; }
+  /// 0, 1 or 2: the axis along which the box is longest (the first of equals).
+  int widestAxis() const {
+    const Vec3 e = extent();
+    if (e.x >= e.y && e.x >= e.z) return 0;
+    return e.y >= e.z ? 1 : 2;
+  }
   /// How far p is from the box (m), 0 inside it.
   Real distance(const Vec3& p) const { return glm::length(glm::max(glm::max(lo - p, p - hi), Vec3(0))); }
 };

@@ -91,7 +91,8 @@ struct FeaturePairs {
 /// The broad phase's scratch: one piece per thread, each searching a contiguous run of features.
 struct FeatureScratch {
   struct Piece {
-    std::vector<int> triangles;
+    std::vector<int> triangles;  ///< cloth triangles near a feature (the features' side)
+    std::vector<int> features;   ///< features near a cloth part (the cloth's side)
     std::vector<std::uint32_t> edgeStamp;
     std::uint32_t stamp = 0;
     FeaturePairs found;
