@@ -6,7 +6,6 @@
 #include <bit>
 #include <cassert>
 #include <cmath>
-#include <thread>
 
 #include <glm/geometric.hpp>
 
@@ -177,12 +176,13 @@ ProvotReport passesAtOnce(std::span<Vec3> x, const ProvotList& list, Real tau, i
         const PassBits bits{w.bits[ring], w.bits[(ring + 1) % rings]};
         PassCount count;  // here, not in w.counts, whose next pass's count another thread is counting
         const std::atomic<long long>& before = swept[(l + lanes - 1) % lanes];
+        SpinWait spin;
         for (std::size_t b = 0; b < blocks; ++b) {
           const long long need =
               (p - 1) * static_cast<long long>(blocks + 1) + static_cast<long long>(std::min(b + 2, blocks));
           while (p > 0 && before.load(std::memory_order_acquire) < need) {
             if (passes.load(std::memory_order_acquire) <= p) return;  // this pass is past the last one
-            std::this_thread::yield();
+            spin.pause();
           }
           sweep(x, list, b, tau, omega, contact, bits, whole, count);
           swept[l].store(p * static_cast<long long>(blocks + 1) + static_cast<long long>(b + 1),

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <numeric>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "cloth/sim/collision/mesh_shapes.h"
@@ -81,6 +83,34 @@ TEST_CASE("parallel: a copied pool is a pool of its own, and a resized one still
     fresh.forRange(64, 1,
                    [&](std::size_t first, std::size_t last) { sum += static_cast<int>(last - first); });
     REQUIRE(sum == 64);
+  }
+}
+
+// The hand-off between the caller and the pool takes no lock while both spin; a thread sleeps after
+// 2 ms of waiting. Loops posted to a sleeping pool, a caller that sleeps while a piece runs long, and
+// many loops in a row must each run every piece once (a lost wake-up hangs here).
+TEST_CASE("parallel: a pool wakes from sleep for the next loop, and its caller sleeps through a long piece") {
+  for (int threads : {2, 3}) {
+    Workers workers(threads);
+    std::atomic<int> sum{0};
+    const auto count = [&](std::size_t first, std::size_t last) { sum += static_cast<int>(last - first); };
+    for (int round = 0; round < 3; ++round) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));  // past the spin: the pool sleeps
+      sum = 0;
+      workers.forRange(64, 1, count);
+      REQUIRE(sum == 64);
+    }
+    sum = 0;
+    workers.forRange(2, 1, [&](std::size_t first, std::size_t last) {
+      if (first > 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the caller sleeps
+      sum += static_cast<int>(last - first);
+    });
+    REQUIRE(sum == 2);
+    for (int loop = 0; loop < 20000; ++loop) {
+      sum = 0;
+      workers.forRange(64, 1, count);
+      REQUIRE(sum == 64);
+    }
   }
 }
 

@@ -20,6 +20,18 @@
 
 namespace cloth::sim {
 
+/// One turn of a busy wait: a pause instruction, and now and then a yield of the core to other
+/// threads (a yield is a system call, a pause a few nanoseconds). For a thread that waits a few
+/// microseconds for another.
+class SpinWait {
+ public:
+  void pause();
+  int count() const { return count_; }
+
+ private:
+  int count_ = 0;
+};
+
 class Workers {
  public:
   /// A pool of `threads` threads in all, the caller's included (0: one per core).
@@ -100,7 +112,9 @@ class Workers {
   std::condition_variable wake_, done_;
   std::atomic<std::uint64_t> generation_{0};
   std::atomic<std::size_t> remaining_{0};
-  bool stopping_ = false;
+  std::atomic<bool> stopping_{false};
+  std::atomic<int> sleepers_{0};         // pool threads asleep on wake_, or about to be
+  std::atomic<bool> mainAsleep_{false};  // run()'s caller asleep on done_, or about to be
   Job job_;
   std::atomic<std::size_t> nextChunk_{0};
 };
