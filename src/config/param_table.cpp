@@ -128,8 +128,11 @@ const std::array kTable = {
     ParamSpec{"provot_outward", "-", ParamGroup::Material,
               "Provot's passes outward from pinned nodes, the nearer end leading (0 = cloth order, shared)",
               CLOTH_BOOL(scene.params.material.provotOutward), 0, 1},
-    ParamSpec{"provot_omega", "-", ParamGroup::Material, "over-relaxation of Provot passes (1 = Provot's)",
-              CLOTH_REAL(scene.params.material.provotRelaxation), 1, 1.95},
+    ParamSpec{
+        "provot_omega", "-", ParamGroup::Material,
+        "over-relaxation of Provot passes (1 = Provot's; below 1 = for the grid: 1.8, more on a side of "
+        "over 40 nodes)",
+        CLOTH_REAL(scene.params.material.provotRelaxation), 0, 1.95},
     ParamSpec{
         "strain_projection", "-", ParamGroup::Material,
         "after Provot's passes, project the springs still over (1 + tau) L all at once (Goldenthal 2007)",

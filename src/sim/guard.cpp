@@ -40,8 +40,8 @@ std::string checkMaterial(const MaterialSettings& m) {
   if (!finite(m.airDamping) || m.airDamping < 0) return bad("damping", "must be finite and >= 0");
   if (!finite(m.tau) || m.tau <= 0) return bad("tau", "must be positive");
   if (m.provotPasses < 0) return bad("provot_passes", "must be >= 0");
-  if (!finite(m.provotRelaxation) || m.provotRelaxation < 1 || m.provotRelaxation >= 2)
-    return bad("provot_omega", "must be in [1, 2)");
+  if (!finite(m.provotRelaxation) || m.provotRelaxation < 0 || m.provotRelaxation >= 2)
+    return bad("provot_omega", "must be in [0, 2) (below 1: for the grid)");
   return {};
 }
 

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cassert>
 #include <cmath>
+#include <numbers>
 
 #include <glm/geometric.hpp>
 
@@ -317,6 +318,14 @@ ProvotList provotOrder(const Cloth& cloth, bool outward) {
   const std::size_t width = stripWidth(list, cloth.nodeCount());
   return width ? ProvotList::inStrips(std::move(list), cloth.nodeCount(), width)
                : ProvotList::of(std::move(list), cloth.nodeCount());
+}
+
+Real provotRelaxationFor(int nodes) {
+  constexpr Real kTuned = 1.8, kMost = 1.95;
+  constexpr int kTunedUpTo = 40;
+  if (nodes <= kTunedUpTo) return kTuned;
+  const Real young = 2 / (1 + std::sin(std::numbers::pi / (nodes + 1)));
+  return std::clamp(young, kTuned, kMost);
 }
 
 void moveOutsideColliders(std::span<Vec3> x, NodeIndex n, Vec3 delta, std::span<const Vec3> contactNormal) {

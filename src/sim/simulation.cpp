@@ -367,8 +367,10 @@ bool Simulation::limitStretchOfPositions(int passes, bool mayProject) {
       provotListFor_ = cloth_.kind;
       provotListOutward_ = m.provotOutward;
     }
-    const ProvotReport r = sim::limitStretch(cloth_.x, provotList_, m.tau, passes, m.provotRelaxation,
-                                             provotWork_, contactNormal_, &workers_);
+    const Real omega =
+        m.provotRelaxation >= 1 ? m.provotRelaxation : provotRelaxationFor(std::max(cloth_.nu, cloth_.nv));
+    const ProvotReport r = sim::limitStretch(cloth_.x, provotList_, m.tau, passes, omega, provotWork_,
+                                             contactNormal_, &workers_);
     report_.provotPasses += r.passes;
     report_.provotCorrections += r.corrections;
     // A small step's share of the passes reports nothing: the step's own limit after them does.

@@ -17,6 +17,9 @@ constexpr Real kInf = std::numeric_limits<Real>::infinity();
 
 TEST_CASE("guard: parameter validation names the first bad parameter") {
   CHECK(validateParams(SimParams{}).empty());
+  SimParams forTheGrid;  // provot_omega below 1: chosen for the grid (provotRelaxationFor)
+  forTheGrid.material.provotRelaxation = 0.5;
+  CHECK(validateParams(forTheGrid).empty());
   const std::pair<void (*)(SimParams&), std::string> cases[] = {
       {[](SimParams& p) { p.solver.h = kNaN; }, "h"},
       {[](SimParams& p) { p.solver.h = 0; }, "h"},
@@ -26,6 +29,7 @@ TEST_CASE("guard: parameter validation names the first bad parameter") {
       {[](SimParams& p) { p.material.massPerNode = 0; }, "mass"},
       {[](SimParams& p) { p.material.compression = 0; }, "compression"},
       {[](SimParams& p) { p.material.provotRelaxation = 2.5; }, "provot_omega"},
+      {[](SimParams& p) { p.material.provotRelaxation = -0.5; }, "provot_omega"},
       {[](SimParams& p) { p.wind.velocity.y = kNaN; }, "wind"},
       {[](SimParams& p) { p.wind.dragCoefficient = -0.1; }, "K_D"},
       {[](SimParams& p) { p.gravity.x = kInf; }, "gravity"},

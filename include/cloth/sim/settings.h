@@ -62,7 +62,8 @@ struct MaterialSettings {
   Real tau = 0.1;            // Provot critical deformation rate (dimensionless, 0.1 = 10 %)
   int provotPasses = 24;     // maximum Provot passes per step (stops early once all springs comply)
   bool provotOutward = false;     // Provot's passes ordered outward from pinned nodes (provot.h)
-  Real provotRelaxation = 1.8;    // over-relaxation omega of Provot passes (1 = Provot's original)
+  Real provotRelaxation = 0;      // over-relaxation omega of Provot passes (1 = Provot's original;
+                                  // below 1: for the grid, provotRelaxationFor)
   bool strainProjection = false;  // then a global projection of what they left (strain_projection.h)
 };
 
