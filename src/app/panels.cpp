@@ -13,6 +13,7 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/config/param_table.h"
+#include "cloth/sim/provot.h"
 #include "cloth/sim/solve/approx_implicit.h"
 #include "cloth/view/controls.h"
 #include "cloth/view/number_format.h"
@@ -172,7 +173,13 @@ void drawMaterialPanel(PanelContext& c) {
       view::plainQuantity(p.material.massPerNode * static_cast<double>(s.simulation.cloth().nodeCount()),
                           "kg")
           .c_str());
-  params(s, {"damping", "tau", "provot_passes", "provot_omega", "tethers"});
+  params(s, {"damping", "tau", "provot_passes", "provot_omega"});
+  if (p.material.provotRelaxation < 1) {  // chosen for the grid: say what it came to
+    const sim::Cloth& cloth = s.simulation.cloth();
+    ImGui::TextDisabled("provot_omega for this grid: %.3f",
+                        sim::provotRelaxationFor(std::max(cloth.nu, cloth.nv)));
+  }
+  params(s, {"tethers"});
   if (params(s, {"single_shear"})) s.reset();  // new springs
   params(s, {"self_collision", "contacts_every_small_step", "thickness", "friction", "self_friction",
              "handle_speed", "gravity"});
