@@ -174,11 +174,9 @@ void drawMaterialPanel(PanelContext& c) {
                           "kg")
           .c_str());
   params(s, {"damping", "tau", "provot_passes", "provot_omega"});
-  if (p.material.provotRelaxation < 1) {  // chosen for the grid: say what it came to
-    const sim::Cloth& cloth = s.simulation.cloth();
+  if (p.material.provotRelaxation < 1)  // chosen for the grid: say what it came to
     ImGui::TextDisabled("provot_omega for this grid: %.3f",
-                        sim::provotRelaxationFor(std::max(cloth.nu, cloth.nv)));
-  }
+                        sim::provotRelaxationOn(s.simulation.cloth(), p.material.provotRelaxation));
   params(s, {"tethers"});
   if (params(s, {"single_shear"})) s.reset();  // new springs
   params(s, {"self_collision", "contacts_every_small_step", "thickness", "friction", "self_friction",

@@ -328,6 +328,10 @@ Real provotRelaxationFor(int nodes) {
   return std::clamp(young, kTuned, kMost);
 }
 
+Real provotRelaxationOn(const Cloth& cloth, Real setting) {
+  return setting >= 1 ? setting : provotRelaxationFor(std::max(cloth.nu, cloth.nv));
+}
+
 void moveOutsideColliders(std::span<Vec3> x, NodeIndex n, Vec3 delta, std::span<const Vec3> contactNormal) {
   if (!contactNormal.empty()) {
     const Real inward = glm::dot(delta, contactNormal[n]);  // contactNormal[n] is 0 off colliders

@@ -367,9 +367,8 @@ bool Simulation::limitStretchOfPositions(int passes, bool mayProject) {
       provotListFor_ = cloth_.kind;
       provotListOutward_ = m.provotOutward;
     }
-    const Real omega =
-        m.provotRelaxation >= 1 ? m.provotRelaxation : provotRelaxationFor(std::max(cloth_.nu, cloth_.nv));
-    const ProvotReport r = sim::limitStretch(cloth_.x, provotList_, m.tau, passes, omega, provotWork_,
+    const ProvotReport r = sim::limitStretch(cloth_.x, provotList_, m.tau, passes,
+                                             provotRelaxationOn(cloth_, m.provotRelaxation), provotWork_,
                                              contactNormal_, &workers_);
     report_.provotPasses += r.passes;
     report_.provotCorrections += r.corrections;

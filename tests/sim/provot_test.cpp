@@ -286,6 +286,10 @@ TEST_CASE("provot: the grid's over-relaxation is 1.8 up to 40 nodes a side, Youn
     last = provotRelaxationFor(n);
   }
   CHECK(last == 1.95);  // the slider's end: beyond it the passes overshoot more than they gain
+  const Cloth strip = buildGrid(GridSpec::fromSpacing(4, 100, 0.01), 0.001);  // its longest side: 100
+  CHECK(provotRelaxationOn(strip, 0) == provotRelaxationFor(100));
+  CHECK(provotRelaxationOn(strip, 0.5) == provotRelaxationFor(100));
+  CHECK(provotRelaxationOn(strip, 1.3) == 1.3);  // a setting of 1 or more is kept
 }
 
 TEST_CASE("provot: on a 100-node side Young's over-relaxation sheds the excess in fewer passes than 1.8") {

@@ -26,10 +26,10 @@ namespace cloth::sim {
 class SpinWait {
  public:
   void pause();
-  int count() const { return count_; }
+  std::uint32_t count() const { return count_; }
 
  private:
-  int count_ = 0;
+  std::uint32_t count_ = 0;  // wraps after hours of waiting, harmlessly
 };
 
 class Workers {

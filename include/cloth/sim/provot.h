@@ -120,6 +120,10 @@ ProvotReport limitStretch(std::span<Vec3> x, const ProvotList& springs, Real tau
 /// step over omega 1.79-1.83, the funnel peaked at strain 0.28-0.40 over 1.79-1.9).
 Real provotRelaxationFor(int nodes);
 
+/// The over-relaxation the passes take for a `provot_omega` setting on this cloth: the setting, or
+/// below 1, provotRelaxationFor its longest side.
+Real provotRelaxationOn(const Cloth& cloth, Real setting);
+
 /// x[n] += delta, less the part of it into the collider node n rests on (see limitStretch).
 void moveOutsideColliders(std::span<Vec3> x, NodeIndex n, Vec3 delta, std::span<const Vec3> contactNormal);
 
