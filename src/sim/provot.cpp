@@ -321,7 +321,7 @@ ProvotList provotOrder(const Cloth& cloth, bool outward) {
 }
 
 Real provotRelaxationFor(int nodes) {
-  constexpr Real kTuned = 1.8, kMost = 1.95;
+  constexpr Real kTuned = 1.8, kMost = 1.9;
   constexpr int kTunedUpTo = 40;
   if (nodes <= kTunedUpTo) return kTuned;
   const Real young = 2 / (1 + std::sin(std::numbers::pi / (nodes + 1)));

@@ -111,10 +111,11 @@ ProvotReport limitStretch(std::span<Vec3> x, const ProvotList& springs, Real tau
 
 /// Provot's passes over-relaxed for a cloth whose longest side has `nodes` nodes: on a side of more
 /// than 40, Young's optimum for successive over-relaxation along a chain of that many nodes,
-/// 2 / (1 + sin(pi / (nodes + 1))) (Young 1954), at most 1.95; 1.8 otherwise. A pass sheds a chain's
+/// 2 / (1 + sin(pi / (nodes + 1))) (Young 1954), at most 1.9; 1.8 otherwise. A pass sheds a chain's
 /// excess about one spring at a time (its slowest mode decays by 1 - O(1/n^2) a pass; over-relaxed at
-/// the optimum, by 1 - O(1/n)): the 100^2 ball ran 150 passes a step at 1.8, 81 at 1.94. Up to 40
-/// nodes Young's value is within 0.06 of 1.8 and saves under a tenth of the passes (the 32^2 and 40^2
+/// the optimum, by 1 - O(1/n)): the 100^2 ball ran 150 passes a step at 1.8, 114 at 1.9 (at 1.94-1.95 81, but
+/// the 200^2 curtain, Young's 1.969 there, tore: strain 0.53-1.16 in its first second; 0.1001 at 1.9). Up to
+/// 40 nodes Young's value is within 0.06 of 1.8 and saves under a tenth of the passes (the 32^2 and 40^2
 /// balls: 4.5 -> 4.2, 6.0 -> 5.4), and 1.8 is what every scene up to 40^2 was tuned and measured
 /// with: any change of omega moves a chaotic scene's path (the yank off the table cost 8.8-15.2 ms a
 /// step over omega 1.79-1.83, the funnel peaked at strain 0.28-0.40 over 1.79-1.9).
