@@ -9,9 +9,8 @@
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb_tree.h"
 #include "cloth/sim/collision/collider.h"
-#include "cloth/sim/collision/feature_contacts.h"
-#include "cloth/sim/collision/self_collision.h"
-#include "cloth/sim/collision/self_impacts.h"
+#include "cloth/sim/collision/collider_contacts.h"
+#include "cloth/sim/collision/self_contacts.h"
 #include "cloth/sim/forces.h"
 #include "cloth/sim/kinematics.h"
 #include "cloth/sim/parallel.h"
@@ -77,7 +76,7 @@ class Simulation {
   SimParams& params() { return params_; }
   const SimParams& params() const { return params_; }
   const Cloth& cloth() const { return cloth_; }
-  const std::vector<Collider>& colliders() const { return colliders_; }
+  const std::vector<Collider>& colliders() const { return contacts_.colliders(); }
   /// The pool the steps run on (params().solver.threads), for loops over the cloth between steps
   /// (ContactAudit::measure).
   Workers& workers() { return workers_; }
@@ -91,13 +90,13 @@ class Simulation {
   /// until changed; new colliders (setColliders) start at 0. Returns whether it can be moved.
   bool moveCollider(std::size_t index, const Vec3& offset);
   /// The offset moveCollider last asked of collider `index` (0 if none).
-  Vec3 colliderOffset(std::size_t index) const;
+  Vec3 colliderOffset(std::size_t index) const { return contacts_.colliderOffset(index); }
   /// How often the colliders' sharp features were found (placeFeatures), for tests and benchmarks.
-  long long featureSearches() const { return featureSearches_; }
+  long long featureSearches() const { return contacts_.featureSearches(); }
   Real time() const { return time_; }
   const StepReport& lastStep() const { return report_; }
   /// Per node: the normal of the collider it rested on at the step's last contact pass, 0 if none.
-  std::span<const Vec3> contactNormals() const { return contactNormal_; }
+  std::span<const Vec3> contactNormals() const { return contacts_.contactNormals(); }
 
   /// Pins a node where it is now (it then follows the pin motion, if any). Unpinning frees it.
   void pin(NodeIndex node);
@@ -130,94 +129,32 @@ class Simulation {
   bool limitStretchOfPositions(int passes, bool mayProject);
   bool limitStretch(Real h);
   bool limitStretchAgainstContacts(Real h);
-  bool impactsLeftStretch() const;
   Real projectStrain();
-  void backOffIfStuck(int heldNodes, Real tolerance);
-  bool startWasClear(Real tolerance);
-  enum class Friction { On, Off };
-  int collide(Friction friction);
-  void noteTouches();
-  void restOnLastTouches(Real h);
-  int collideWithMesh(std::size_t index, Friction friction);
-  enum class MeshNodeContact { None, Resting, Pushed };
-  MeshNodeContact collideNodeWithMesh(NodeIndex node, const Collider& collider, const Vec3& seenStart,
-                                      Friction friction, Vec3& noted);
-  /// What a mesh collider's last contact pass in this sub-step found for each node it left where it
-  /// was: a node still there finds the same again (the mesh stands still within a sub-step, and the
-  /// test reads only the node's start and end), so the passes after the stretch limit test only the
-  /// nodes that moved.
-  struct MeshPassMemo {
-    std::vector<Vec3> at;      ///< where the node was; NaN: test it again
-    std::vector<Vec3> normal;  ///< the contact normal the pass noted; zero: none
-    std::vector<std::uint8_t> resting;
-  };
-  int collideWithShape(std::size_t index, Friction friction);
-  void sweepNode(NodeIndex node, const Collider& collider, const Vec3& seenStart, Real thickness);
-  int collideWithFeatures(Friction friction);
-  void findFeaturePairs();
-  void noteFeatureMoves();
-  bool respond(NodeIndex node, const SurfacePoint& s, Real mu, Real thickness, const Vec3& seenStart);
-  void noteContact(NodeIndex node, const Vec3& normal, Real mu, const Vec3& seenStart);
-  void placeFeatures();
-  bool featuresStale() const;
-  void placeMovingColliders(Real t);
-  void noteColliderMoves();
-  std::span<const Vec3> startSeenBy(std::size_t index) const;
-  Vec3 heldOffsetAt(std::size_t index, Real t) const;
-  void approachHeldColliders();
-  bool movable(std::size_t index) const;
   void refitTree(Real margin);
+  int collide(Friction friction);
   void collideWithSelf(Real h);
 
   Cloth cloth_;
   SimParams params_;
-  std::vector<Collider> colliders_;
-  std::vector<Collider> anchoredColliders_;  ///< as given: poles and paths where they are at t = 0
-  std::vector<Collider> collidersAtStart_;   ///< where the colliders were when the sub-step began
-  /// Per collider that moved in the sub-step: each node's start carried along with it (carried), where
-  /// the node started as the collider sees it; empty for one that stood still (xStart_ then).
-  std::vector<std::vector<Vec3>> startSeen_;
-  std::vector<Vec3> heldFrom_, heldTo_;  ///< per collider: its held offset before / after the step
-  std::vector<Vec3> heldWish_;           ///< per collider: the offset moveCollider asked for
-  Real stepStart_ = 0;                   ///< when the step under way began (s)
-  Real substepLength_ = 1;               ///< of the sub-step under way (s)
   /// Sub-steps that share the step's Provot passes: more than one where each is one small step with its
   /// contacts (selfContactSubsteps).
   int passShares_ = 1;
   Kinematics kinematics_;
+  ColliderContacts contacts_;  ///< the colliders, where they stand and the contacts with them
+  SelfContacts selfContacts_;  ///< the cloth against itself
   AabbTree tree_;
   Real time_ = 0;
   Real appliedMassPerNode_ = -1;
   StepReport report_;
   long long recoveries_ = 0;
-  bool struggling_ = false;   ///< the last sub-step failed even in smaller pieces
-  int pausedSubsteps_ = 0;    ///< sub-steps in a row the self-impact fail-safe held the cloth whole
-  int impactsBackedOff_ = 0;  ///< sub-steps left without the self-impact pass (collideWithSelf)
+  bool struggling_ = false;  ///< the last sub-step failed even in smaller pieces
 
   // Per-step scratch, sized once.
   std::vector<Vec3> force_, xStart_, vStart_, xBeforeLimit_;
   std::vector<Vec3> xIntegrated_, vIntegrated_;  ///< after the integration (boundContactVelocities)
-  std::vector<Vec3> contactNormal_;              ///< per node: normal of the collider it rests on, 0 if none
-  std::vector<Real> contactFriction_;       ///< per node: Coulomb coefficient of that collider, < 0 if none
-  std::vector<Vec3> contactVelocity_;       ///< per node: that collider's velocity under it (m/s)
-  std::vector<Real> selfFriction_;          ///< per node: the friction of its contacts with the cloth
-  std::vector<RestingContact> touches_;     ///< per node: its last contact of the step (noteTouches)
-  std::vector<RestingContact> resting_;     ///< per node: held in the implicit solve (resting_contacts.h)
-  std::vector<Vec3> safeX_, safeV_;         ///< the guard's copy of the state before a failed sub-step
-  std::vector<ColliderFeatures> features_;  ///< per collider, its sharp corners and edges
-  std::vector<Real> featuresFor_;           ///< the thickness and each collider's scale they were found for
-  long long featureSearches_ = 0;
+  std::vector<RestingContact> resting_;  ///< per node: held in the implicit solve (resting_contacts.h)
+  std::vector<Vec3> safeX_, safeV_;      ///< the guard's copy of the state before a failed sub-step
   ClothEdges clothEdges_;
-  FeatureScratch featureScratch_;
-  std::vector<FeaturePairs> featurePairs_;   ///< per collider, found in the step's first contact pass
-  std::vector<FeatureMemo> featureMemo_;     ///< per collider, what its pairs found at the last pass
-  std::vector<std::uint8_t> featureMoved_;   ///< per node: moved since its pairs were tested (FeatureMemo)
-  std::vector<std::uint8_t> featurePushed_;  ///< per node: pushed by the last feature pass
-  std::vector<Vec3> xFeaturePass_;           ///< the positions the last feature pass started (then ended) at
-  std::vector<MeshPassMemo> meshMemo_;       ///< per collider (meshes only)
-  std::vector<NodeIndex> candidates_;
-  std::vector<std::uint32_t> visitStamp_;
-  std::uint32_t stamp_ = 0;
   ForceWork forceWork_;
   SpringGraph graph_;
   ApproxImplicitWork approxWork_;
@@ -227,8 +164,6 @@ class Simulation {
   bool bdf2Continues_ = false;     ///< the sub-step continues the one bdf2_ recorded
   std::vector<Vec3> lagX_, lagV_;  ///< BDF2's lags of the step (bdf2.h)
   SmallStepsWork smallWork_;
-  SelfCollisionScratch selfScratch_;
-  SelfImpactScratch impactScratch_;
   ProvotList provotList_;
   std::vector<NodeKind> provotListFor_;  ///< the node kinds provotList_ was ordered for
   bool provotListOutward_ = false;
