@@ -221,7 +221,7 @@ TEST_CASE(
     "itself") {
   // The flag's small steps move its free edge up to half a metre a frame, and the self-impacts'
   // fail-safe holds most of the cloth at the frame's start in many frames in a row. It stood aside
-  // after two such frames (Simulation::backOffIfStuck), taking the start for a tangled one: 164
+  // after two such frames (SelfContacts::backOffIfStuck), taking the start for a tangled one: 164
   // intersecting pairs at worst. The start is clear, so it now keeps holding: none. (Its strain away
   // from the dragged corner is not held yet: about 1.1 where the hold keeps a node at the frame's start.)
   Scene scene = *findScene("flag");
@@ -281,7 +281,7 @@ TEST_CASE("self_collision: switched on over a cloth already through itself, the 
   // A cloth crushed into a knot, as one left with self-collision off (or with the thickness raised
   // past the gaps between its layers) can lie: every step's start holds pairs closer than the
   // continuous pass's tolerance. Its fail-safe, which takes the start to be clear, held the cloth
-  // there whole in all 121 steps; now it backs off (Simulation::backOffIfStuck): 8 of 121. While it
+  // there whole in all 121 steps; now it backs off (SelfContacts::backOffIfStuck): 8 of 121. While it
   // stands aside, the stretch limit still follows the proximity pushes (strain 0.749 without).
   const Scene scene = *findScene("free-fall");
   GridSpec spec = GridSpec::fromSpacing(12, 12, 0.05);
