@@ -359,10 +359,13 @@ void Simulation::refitTree(Real margin) {
 
 // The colliders' contact pass (collision/collider_contacts.h) on the sub-step under way; returns how many
 // nodes it moved.
+ContactPass Simulation::contactPass() {
+  return {cloth_, xStart_, params_.collision, tree_, clothEdges_, workers_};
+}
+
 int Simulation::collide(Friction friction) {
   ContactCounts counts;
-  const int moved =
-      contacts_.collide({cloth_, xStart_, params_.collision, tree_, clothEdges_, workers_}, friction, counts);
+  const int moved = contacts_.collide(contactPass(), friction, counts);
   report_.colliderContacts += counts.colliderContacts;
   report_.featureContacts += counts.featureContacts;
   return moved;
@@ -374,8 +377,7 @@ void Simulation::collideWithSelf(Real h) {
   const SelfContactCallbacks then{[this] { return collide(Friction::Off); },
                                   [this, h] { return limitStretchAgainstContacts(h); }};
   SelfContactCounts counts;
-  selfContacts_.resolve({cloth_, xStart_, params_.collision, tree_, clothEdges_, workers_}, contacts_,
-                        params_.material.tau, h, then, counts);
+  selfContacts_.resolve(contactPass(), contacts_, params_.material.tau, h, then, counts);
   report_.selfContacts += counts.contacts;
   report_.selfImpacts += counts.impacts;
   report_.selfZoneNodes += counts.zoneNodes;

@@ -131,6 +131,7 @@ class Simulation {
   bool limitStretchAgainstContacts(Real h);
   Real projectStrain();
   void refitTree(Real margin);
+  ContactPass contactPass();  ///< what the contact stages read and move of the sub-step under way
   int collide(Friction friction);
   void collideWithSelf(Real h);
 
