@@ -17,8 +17,8 @@ echo "ball at ($bx, $by), curtain's middle at ($mx, $my); moving the ball to ($t
 [ $(((mx - bx) * (mx - bx))) -gt 2500 ] || fail "the side view does not show the ball before the curtain"
 
 in_xvfb "
-  '$clothview' $args --exit-after 5 --dump-state '$work/moved.json' >'$work/moved.log' 2>&1 &
-  pid=\$!; $wait_window; sleep 2
+  '$clothview' $args --exit-after 7 --dump-state '$work/moved.json' >'$work/moved.log' 2>&1 &
+  pid=\$!; $wait_window; sleep 1.5
   xdotool mousemove $bx $by; sleep 0.2; xdotool keydown ctrl mousedown 1; sleep 0.2
   for i in 1 2 3; do xdotool mousemove \$(($bx + ($tx - $bx) * i / 3)) $by; sleep 0.03; done
   wait \$pid; status=\$?; xdotool mouseup 1 keyup ctrl; exit \$status" >/dev/null 2>&1 ||
