@@ -318,19 +318,20 @@ float Refiner::meanKeySpacing() const {
 SurfaceClearance Refiner::keepOutside(const sim::Cloth& cloth, SurfaceMesh& surface,
                                       std::span<const sim::Collider> colliders, double clearance) {
   const double spacing = sim::keySpacing(cloth);
-  SurfaceClearance c = detail::keepOutside(surface, colliders, clearance, spacing, &workers_);
+  pinStars(cloth, surface, held_);  // a capsule (a flag's pole) keeps the surface out but where pins hold it
+  SurfaceClearance c = detail::keepOutside(surface, colliders, clearance, spacing, &workers_, held_);
   piercedCells_ = untangle_.flattenPierced(keyX_, colliders, surface, &workers_);
   if (piercedCells_ == 0) return c;
-  c.pushed += detail::keepOutside(surface, colliders, clearance, spacing, &workers_).pushed;
+  c.pushed += detail::keepOutside(surface, colliders, clearance, spacing, &workers_, held_).pushed;
   sim::sheetNormals<glm::vec3>(surface.nu, surface.nv / std::max(1, cloth.sheets), std::max(1, cloth.sheets),
                                surface.positions, surface.normals, glm::vec3(0, 0, 1), &workers_);
   return c;
 }
 
 SurfaceClearance keepOutside(SurfaceMesh& surface, std::span<const sim::Collider> colliders, double clearance,
-                             double keySpacing, sim::Workers* workers) {
+                             double keySpacing, sim::Workers* workers, std::span<const std::uint8_t> held) {
   SurfaceClearance c;
-  c.pushed = sim::pushOutside(colliders, clearance, keySpacing, surface.positions, &c.deepest, workers);
+  c.pushed = sim::pushOutside(colliders, clearance, keySpacing, surface.positions, &c.deepest, workers, held);
   return c;
 }
 

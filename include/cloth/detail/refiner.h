@@ -39,9 +39,11 @@ struct SurfaceClearance {
 
 /// Only key nodes are simulated, so the surface refined between them can cut into an obstacle the
 /// key nodes rest on (across the edge of a table, into a ball). Moves every vertex closer than
-/// `clearance` to a collider, or inside it down to one key spacing deep, out to `clearance`.
+/// `clearance` to a collider, or inside it down to one key spacing deep, out to `clearance`; a
+/// capsule's only with `held` (pinStars: those stay), as sim::pushOutside.
 SurfaceClearance keepOutside(SurfaceMesh& surface, std::span<const sim::Collider> colliders, double clearance,
-                             double keySpacing, sim::Workers* workers = nullptr);
+                             double keySpacing, sim::Workers* workers = nullptr,
+                             std::span<const std::uint8_t> held = {});
 
 /// Per vertex of a surface refined from `cloth`: whether it lies less than a key cell from a pinned key
 /// node along both grid directions (in a cell with the pinned corner, not on the cell's far edges).
@@ -114,6 +116,7 @@ class Refiner {
   Untangle untangle_;
   UntangleReport untangled_;
   int piercedCells_ = 0;
+  std::vector<std::uint8_t> held_;  // keepOutside's: the vertices the pins hold (pinStars)
   sim::Workers workers_{1};
   // A cloth of several sheets: each sheet's cloth, refiner (one thread: the sheets share workers_) and
   // surface, and the pattern revision its refiner's Hadap state was copied at.

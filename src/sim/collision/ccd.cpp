@@ -100,12 +100,13 @@ Vec3 orientedNormal(const MovingQuad& q, const std::array<Real, 4>& w, Vec3 n) {
   return n;
 }
 
-// The closest distance between segments (a, b) and (c, d) (m), ends included.
-Real segmentDistance(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+}  // namespace
+
+std::pair<Real, Real> closestOnSegments(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   const Vec3 d1 = b - a, d2 = d - c, r = a - c;
   const Real aa = glm::dot(d1, d1), ee = glm::dot(d2, d2), f = glm::dot(d2, r);
   Real u = 0, v = 0;
-  if (aa <= 0 && ee <= 0) return glm::length(r);
+  if (aa <= 0 && ee <= 0) return {u, v};
   if (aa <= 0) {
     v = std::clamp(f / ee, Real(0), Real(1));
   } else {
@@ -125,8 +126,15 @@ Real segmentDistance(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d)
       }
     }
   }
-  return glm::length((a + u * d1) - (c + v * d2));
+  return {u, v};
 }
+
+Real segmentDistance(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  const auto [u, v] = closestOnSegments(a, b, c, d);
+  return glm::length((a + u * (b - a)) - (c + v * (d - c)));
+}
+
+namespace {
 
 // The largest move of one of `first`'s points relative to one of `second`'s over the step (m): no
 // point of the first primitive moves further than this relative to any point of the second.

@@ -274,21 +274,23 @@ std::optional<SurfacePoint> meshContact(const Collider& c, const Vec3& from, con
 }
 
 int pushOutside(std::span<const Collider> colliders, Real clearance, Real reach, std::span<glm::vec3> points,
-                Real* deepest, Workers* workers) {
+                Real* deepest, Workers* workers, std::span<const std::uint8_t> held) {
   int moved = 0;
   Real lowest = std::numeric_limits<Real>::infinity();
   std::mutex merge;  // a count and a minimum: the same whatever order the pieces merge in
   for (const Collider& c : colliders) {
-    if (c.shape == ColliderShape::Capsule) continue;
+    const bool rod = c.shape == ColliderShape::Capsule;
+    if (rod && held.size() != points.size()) continue;
     const Aabb near = colliderBounds(c, reach);
     // A mesh query costs a tree walk: pieces of fewer points are worth a thread.
     const std::size_t grain = c.shape == ColliderShape::Mesh ? kMeshQueryGrain : kNodeGrain;
     parallelFor(workers, points.size(), grain, [&](std::size_t first, std::size_t last) {
       int pieceMoved = 0;
       Real pieceLowest = std::numeric_limits<Real>::infinity();
-      for (glm::vec3& point : points.subspan(first, last - first)) {
+      for (std::size_t k = first; k < last; ++k) {
+        glm::vec3& point = points[k];
         const Vec3 p(point);
-        if (!near.contains(p)) continue;
+        if (!near.contains(p) || (rod && held[k])) continue;
         // A drawn surface's tens of thousands of points against a detailed mesh: nearer triangles
         // first (the same closest points; a drape's frame on the 2CylinderEngine, 21,316 points, 141
         // -> 47 ms on two threads).

@@ -26,6 +26,11 @@ Real restingReach(Real thickness) {
 constexpr Real kRestingApproach = 2;
 
 // The scale a collider's features were found at: a mesh's placement scale, 0 for analytic shapes.
+// The gap a collider's contacts keep: the thickness, less round a flag's pole (poleContactThickness).
+Real contactOffset(const Collider& collider, const Cloth& cloth, const CollisionSettings& c) {
+  return collider.pole ? poleContactThickness(keySpacing(cloth), c.thickness) : c.thickness;
+}
+
 Real featureScale(const Collider& c) {
   return c.shape == ColliderShape::Mesh ? c.placement.scale : 0;
 }
@@ -159,7 +164,7 @@ int ColliderContacts::collideWithShape(const ContactPass& pass, std::size_t inde
   const Collider& collider = colliders_[index];
   const CollisionSettings& c = pass.settings;
   candidates_.clear();
-  const Real offset = collider.pole ? poleContactThickness(keySpacing(cloth), c.thickness) : c.thickness;
+  const Real offset = contactOffset(collider, cloth, c);
   const bool moved = index < startSeen_.size() && !startSeen_[index].empty();
   const std::span<const Vec3> seenStart = startSeenBy(index, pass.xStart);
   Aabb reach = colliderBounds(collider, restingReach(offset));
@@ -270,7 +275,8 @@ void ColliderContacts::sweepNode(Cloth& cloth, NodeIndex n, const Collider& coll
 // through between key nodes (feature_contacts.h). The pairs that may meet in the step are found in its
 // first pass and kept for the passes after the stretch limit.
 int ColliderContacts::collideWithFeatures(const ContactPass& pass, Friction friction, ContactCounts& counts) {
-  if (std::all_of(features_.begin(), features_.end(), [](const ColliderFeatures& f) { return f.empty(); }))
+  if (std::none_of(features_.begin(), features_.end(),
+                   [&](const ColliderFeatures& f) { return !f.empty() && (!f.rod || pass.rods); }))
     return 0;
   const CollisionSettings& c = pass.settings;
   Cloth& cloth = pass.cloth;
@@ -279,6 +285,12 @@ int ColliderContacts::collideWithFeatures(const ContactPass& pass, Friction fric
   FeatureContactSettings s{c.thickness, 0, friction == Friction::On, restingReach(c.thickness)};
   int contacts = 0;
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
+    if (features_[i].rod && !pass.rods) continue;
+    // A rod's axis is met at its radius plus the gap (and rests within its radius plus the band).
+    const Real offset = contactOffset(colliders_[i], cloth, c);
+    const Real rod = featureThickness(colliders_[i], features_[i], 0);
+    s.thickness = rod + offset;
+    s.restingReach = rod + restingReach(offset);
     s.friction = colliders_[i].frictionWith(c);
     std::swap(featureMemo_[i].moved, featureMoved_);  // one set of moved nodes for every collider
     contacts +=
@@ -312,9 +324,16 @@ void ColliderContacts::findFeaturePairs(const ContactPass& pass) {
   featurePairs_.resize(colliders_.size());
   featureMemo_.resize(colliders_.size());
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
+    if (features_[i].rod && !pass.rods) {
+      featurePairs_[i] = {};
+      featureMemo_[i].forget(featurePairs_[i]);
+      continue;
+    }
     sim::findFeaturePairs(pass.cloth, startSeenBy(i, pass.xStart), colliders_[i], features_[i], pass.edges,
-                          pass.tree, pass.settings.thickness, featureScratch_, featurePairs_[i],
-                          &pass.workers);
+                          pass.tree,
+                          featureThickness(colliders_[i], features_[i],
+                                           contactOffset(colliders_[i], pass.cloth, pass.settings)),
+                          featureScratch_, featurePairs_[i], &pass.workers);
     featureMemo_[i].forget(featurePairs_[i]);
   }
 }

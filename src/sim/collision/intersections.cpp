@@ -7,6 +7,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "cloth/sim/collision/ccd.h"
 #include "cloth/sim/collision/normal_cone.h"
 
 namespace cloth::sim {
@@ -110,6 +111,29 @@ int edgesThroughCloth(const Cloth& cloth, std::span<const Segment> edges, const 
   return pierced;
 }
 
+// A capsule (a rod) through the cloth between its nodes: the cloth triangles its axis crosses, or one
+// of whose edges passes through its solid (nearer its axis than its radius, less the tolerance). Not
+// those with a pinned corner: the pins hold a flag's hoist on its pole's axis.
+int rodThroughCloth(const Cloth& cloth, const Collider& rod, const AabbTree& tree) {
+  const Segment axis{rod.axisStart(), rod.axisEnd()};
+  std::vector<int> candidates;
+  tree.overlapping(colliderBounds(rod, 0), candidates);
+  int count = 0;
+  for (int t : candidates) {
+    const Triangle& tri = cloth.triangles[t];
+    if (std::any_of(tri.v.begin(), tri.v.end(),
+                    [&](NodeIndex n) { return cloth.kind[n] == NodeKind::Pinned; }))
+      continue;
+    Vec3 p[3];
+    corners(cloth, tri, p);
+    bool through = crosses(axis, p[0], p[1], p[2]);
+    for (int k = 0; k < 3 && !through; ++k)
+      through = segmentDistance(p[k], p[(k + 1) % 3], axis.a, axis.b) < rod.radius - kPenetrationTolerance;
+    count += through ? 1 : 0;
+  }
+  return count;
+}
+
 }  // namespace
 
 bool crosses(const Segment& s, const Vec3& p0, const Vec3& p1, const Vec3& p2) {
@@ -174,6 +198,7 @@ int ContactAudit::colliderPenetrations(const Cloth& cloth, std::span<const Colli
     edges_.clear();
     colliderEdges(c, edges_);
     count += nodesInside(cloth, c, workers) + edgesThroughCloth(cloth, edges_, tree_);
+    if (c.shape == ColliderShape::Capsule) count += rodThroughCloth(cloth, c, tree_);
   }
   return count;
 }

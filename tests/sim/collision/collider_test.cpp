@@ -179,6 +179,19 @@ TEST_CASE("collider: pushOutside lifts points that sank into a collider to the c
   CHECK(deepest == Approx(-0.02).margin(1e-6));
 }
 
+TEST_CASE("collider: pushOutside keeps a surface out of a capsule only where the pins do not hold it") {
+  const std::vector<Collider> pole{Collider::capsule(Vec3(0), Vec3(0, 2, 0), 0.01)};
+  const std::vector<glm::vec3> sunk{{0.005f, 1, 0}, {0, 1.5f, 0.008f}, {0.5f, 1, 0}};
+  std::vector<glm::vec3> points = sunk;
+  CHECK(pushOutside(pole, 0.002, 0.1, points) == 0);  // without `held`, a capsule is left out
+  CHECK(points == sunk);
+  const std::vector<std::uint8_t> held{0, 1, 0};  // the second point runs from a pin on the axis
+  CHECK(pushOutside(pole, 0.002, 0.1, points, nullptr, nullptr, held) == 1);
+  CHECK(glm::length(glm::vec2(points[0].x, points[0].z)) == Approx(0.012f));
+  CHECK(points[1] == sunk[1]);
+  CHECK(points[2] == sunk[2]);
+}
+
 TEST_CASE("collider: a capsule's surface is its radius off the axis, round at the ends") {
   const Collider pole = Collider::capsule(Vec3(0, 0, 0), Vec3(0, 2, 0), 0.1);
   CHECK(pole.halfLength == Approx(1));

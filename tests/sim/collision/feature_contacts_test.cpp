@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <glm/geometric.hpp>
 
+#include "cloth/sim/collision/ccd.h"
 #include "cloth/sim/collision/collider_path.h"
 #include "cloth/sim/collision/intersections.h"
 #include "cloth/sim/collision/mesh_shapes.h"
@@ -19,19 +21,24 @@ using namespace cloth::sim;
 
 namespace {
 
+// A row of free nodes at x, at rest, joined by `triangles`.
+Cloth freeNodes(std::vector<Vec3> x, std::vector<Triangle> triangles) {
+  Cloth c;
+  c.nu = static_cast<int>(x.size());
+  c.nv = 1;
+  c.x = std::move(x);
+  c.restX = c.x;
+  c.v.assign(c.x.size(), Vec3(0));
+  c.mass.assign(c.x.size(), 0.004);
+  c.kind.assign(c.x.size(), NodeKind::Free);
+  c.uv.assign(c.x.size(), Vec2(0));
+  c.triangles = std::move(triangles);
+  return c;
+}
+
 // One free triangle, horizontal at height y, over the origin.
 Cloth triangleAt(Real y) {
-  Cloth c;
-  c.nu = 3;
-  c.nv = 1;
-  c.x = {Vec3(-0.1, y, -0.1), Vec3(0.2, y, -0.1), Vec3(-0.1, y, 0.2)};
-  c.restX = c.x;
-  c.v.assign(3, Vec3(0));
-  c.mass.assign(3, 0.004);
-  c.kind.assign(3, NodeKind::Free);
-  c.uv.assign(3, Vec2(0));
-  c.triangles = {{{0, 1, 2}}};
-  return c;
+  return freeNodes({Vec3(-0.1, y, -0.1), Vec3(0.2, y, -0.1), Vec3(-0.1, y, 0.2)}, {{{0, 1, 2}}});
 }
 
 int resolve(Cloth& c, const std::vector<Vec3>& xStart, const Collider& box, std::vector<Vec3>& normals) {
@@ -386,4 +393,77 @@ TEST_CASE("feature_contacts: the search from the cloth's side lists the pairs th
     CHECK(sorted(side[1][0].vertexTriangle) == sorted(side[0][0].vertexTriangle));
     CHECK(sorted(side[1][0].edgeEdge) == sorted(side[0][0].edgeEdge));
   }
+}
+
+namespace {
+
+// A vertical rod 2 cm thick (a flag's pole), its axis along y through the origin, 1 m long.
+const Collider kRod = Collider::capsule(Vec3(0, -0.5, 0), Vec3(0, 0.5, 0), 0.01);
+
+// Two free nodes from a to b: one cloth edge (a degenerate triangle carries it into the tree).
+Cloth edgeFrom(const Vec3& a, const Vec3& b) {
+  return freeNodes({a, b}, {{{0, 1, 1}}});
+}
+
+// The rod's contacts as the colliders' stage runs them: met at its radius plus the thickness.
+int resolveRod(Cloth& c, const std::vector<Vec3>& xStart) {
+  AabbTree tree;
+  tree.build(c.x, c.triangles);
+  tree.refit(c.x);
+  const ColliderFeatures features = sharpFeatures(kRod);
+  const Real gap = FeatureContactSettings{}.thickness;
+  FeatureContactSettings s;
+  s.thickness = featureThickness(kRod, features, gap);
+  s.restingReach = featureThickness(kRod, features, 1.1 * gap);
+  const ClothEdges edges = clothEdges(c);
+  FeatureScratch scratch;
+  FeaturePairs pairs;
+  findFeaturePairs(c, xStart, kRod, features, edges, tree, s.thickness, scratch, pairs);
+  std::vector<Vec3> normals(c.nodeCount(), Vec3(0));
+  return resolveFeatureContacts(c, xStart, kRod, features, edges, pairs, s, normals);
+}
+
+}  // namespace
+
+TEST_CASE("feature_contacts: a capsule is a rod: its axis and its two ends, met at its radius") {
+  const ColliderFeatures f = sharpFeatures(kRod);
+  CHECK(f.rod);
+  CHECK(f.edges.size() == 1);
+  CHECK(f.vertices.size() == 2);
+  CHECK(featureThickness(kRod, f, 0.005) == Approx(0.015));
+  CHECK(featureThickness(Collider::box(Vec3(0), Vec3(0.1)), sharpFeatures(Collider::box(Vec3(0), Vec3(0.1))),
+                         0.005) == 0.005);
+}
+
+TEST_CASE("feature_contacts: a cloth edge across a rod thinner than the key spacing is pushed off it") {
+  // The rod passes between the edge's nodes, 20 cm apart: their own contacts see nothing. The edge came
+  // from +z and ends 5 mm from the axis, inside the rod.
+  Cloth c = edgeFrom(Vec3(-0.1, 0, 0.005), Vec3(0.1, 0, 0.005));
+  std::vector<Vec3> xStart = {Vec3(-0.1, 0, 0.03), Vec3(0.1, 0, 0.03)};
+  const Real reach = kRod.radius + FeatureContactSettings{}.thickness;
+  REQUIRE(segmentDistance(c.x[0], c.x[1], kRod.axisStart(), kRod.axisEnd()) < kRod.radius);
+  CHECK(resolveRod(c, xStart) > 0);
+  CHECK(segmentDistance(c.x[0], c.x[1], kRod.axisStart(), kRod.axisEnd()) >= reach - 1e-9);
+  CHECK(c.x[0].z > 0);  // out on its own side
+  CHECK(c.x[1].z > 0);
+  // Pinned at one end (a flag's hoist on its pole's axis), the edge is left where it is.
+  Cloth held = edgeFrom(Vec3(-0.1, 0, 0.005), Vec3(0.1, 0, 0.005));
+  held.kind[0] = NodeKind::Pinned;
+  CHECK(resolveRod(held, xStart) == 0);
+  CHECK(held.x[1] == Vec3(0.1, 0, 0.005));
+}
+
+TEST_CASE("feature_contacts: cloth over a rod's end is kept its radius off it, as over a cap") {
+  // The rod's top end 2 mm under a triangle falling onto it, the end between its corners.
+  Cloth c = triangleAt(0.502);
+  for (Vec3& p : c.x) p -= Vec3(0.03, 0, 0.03);
+  std::vector<Vec3> xStart = c.x;
+  for (Vec3& p : xStart) p.y += 0.05;
+  const Real reach = kRod.radius + FeatureContactSettings{}.thickness;
+  CHECK(resolveRod(c, xStart) > 0);
+  Vec3 bary;
+  const Vec3 top = kRod.axisEnd();
+  // One push along the tilting triangle's normal: to within a hundredth of the reach.
+  CHECK(glm::length(closestPointOnTriangle(top, c.x[0], c.x[1], c.x[2], bary) - top) >= 0.99 * reach);
+  for (const Vec3& p : c.x) CHECK(p.y > 0.502);  // lifted off it, not pulled through
 }

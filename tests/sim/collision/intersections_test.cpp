@@ -61,6 +61,28 @@ TEST_CASE("intersections: nodes inside a ball and box edges through the cloth ar
       0);
 }
 
+TEST_CASE("intersections: a rod through the cloth between its nodes is a penetration, but at the pins") {
+  // A 2 cm rod (a flag's pole) through the middle of a 5 cm cell: no node within 3 cm of its axis.
+  GridSpec spec = GridSpec::fromSpacing(11, 11, 0.05);
+  spec.orientation = Orientation::Horizontal;
+  spec.origin = Vec3(0, 0.5, 0);
+  Cloth cloth = buildGrid(spec, 0.004);
+  const Vec3 cell = 0.5 * (cloth.x[5 * 11 + 5] + cloth.x[6 * 11 + 6]);
+  const Collider rod = Collider::capsule(cell - Vec3(0, 0.3, 0), cell + Vec3(0, 0.3, 0), 0.01);
+  ContactAudit audit;
+  CHECK(audit.measure(cloth, std::vector{rod}).colliderPenetrations >= 1);
+  // Its end 5 mm under a cell edge, its axis through no triangle: the edge through its solid counts.
+  const Vec3 edge = 0.5 * (cloth.x[5 * 11 + 5] + cloth.x[5 * 11 + 6]);
+  const Collider beside = Collider::capsule(edge - Vec3(0, 0.3, 0), edge - Vec3(0, 0.005, 0), 0.01);
+  CHECK(audit.measure(cloth, std::vector{beside}).colliderPenetrations >= 1);
+  // Well clear of the cloth: none.
+  const Collider clear = Collider::capsule(cell + Vec3(0, 0.05, 0), cell + Vec3(0, 0.3, 0), 0.01);
+  CHECK(audit.measure(cloth, std::vector{clear}).colliderPenetrations == 0);
+  // Held on the rod by pinned nodes (a flag's hoist): the cells round the pins are not counted.
+  for (NodeIndex n : {5 * 11 + 5, 5 * 11 + 6, 6 * 11 + 5, 6 * 11 + 6}) cloth.kind[n] = NodeKind::Pinned;
+  CHECK(audit.measure(cloth, std::vector{rod}).colliderPenetrations == 0);
+}
+
 TEST_CASE("intersections: a node inside a closed mesh is counted, the same node by an open copy is not") {
   // A ball of 10 cm whose top cap rises 1 cm through the cloth: only the middle node (the others are 5 cm
   // off) is inside it, and the cap's edges pierce the cloth's triangles. The same ball with a triangle

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <optional>
+#include <utility>
 
 #include "cloth/sim/types.h"
 
@@ -67,5 +68,12 @@ std::optional<Impact> edgeEdgeImpact(const MovingQuad& q, Real tolerance, Real& 
 /// The gap the impact's two points are left at, at the step's end, along its normal: sum_k w_k x1_k .
 /// normal (negative: they passed through each other).
 Real gapAtEnd(const MovingQuad& q, const Impact& hit);
+
+/// Parameters (u along a-b, v along c-d, each in [0, 1]) of the closest points of segments (a, b) and
+/// (c, d), ends included.
+std::pair<Real, Real> closestOnSegments(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d);
+
+/// The closest distance between segments (a, b) and (c, d) (m), ends included.
+Real segmentDistance(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d);
 
 }  // namespace cloth::sim

@@ -123,11 +123,12 @@ std::optional<SurfacePoint> meshContact(const Collider& c, const Vec3& from, con
 
 /// Moves every point closer than `clearance` to a collider's surface (or inside it, down to `reach`
 /// deep) out to `clearance`: for a render surface refined from key nodes that only the key nodes
-/// kept outside. Capsules are left out: a flag's pole holds its pinned edge on the axis. Returns how
-/// many points moved; `deepest` receives the smallest signed distance
+/// kept outside. A capsule only with `held` (a flag per point): a flag's pole holds its pinned edge on
+/// its axis, and the points held there (detail::pinStars) stay; without it capsules are left out.
+/// Returns how many points moved; `deepest` receives the smallest signed distance
 /// found before moving (m), if any point was within reach. Points are split over `workers`.
 int pushOutside(std::span<const Collider> colliders, Real clearance, Real reach, std::span<glm::vec3> points,
-                Real* deepest = nullptr, Workers* workers = nullptr);
+                Real* deepest = nullptr, Workers* workers = nullptr, std::span<const std::uint8_t> held = {});
 
 /// Box that holds every point within `margin` of the collider's solid (unbounded for tilted planes).
 Aabb colliderBounds(const Collider& c, Real margin);

@@ -32,6 +32,9 @@ struct ContactPass {
   AabbTree& tree;  ///< the cloth's triangles (refit here to the positions)
   const ClothEdges& edges;
   Workers& workers;
+  /// Whether the capsules' rods (ColliderFeatures::rod) take part: not where a straight path from the
+  /// sub-step's start cannot tell going round a rod from going through it (Simulation::contactPass).
+  bool rods = true;
 };
 
 /// What the passes of a step found, for its report.

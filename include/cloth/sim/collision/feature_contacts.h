@@ -28,9 +28,17 @@ namespace cloth::sim {
 inline constexpr Real kSharpAngle = 0.35;  // 20 degrees
 
 /// A collider's sharp (convex) vertices and edges, with outward unit normals, in the collider's own
-/// coordinates (a mesh's, before its placement; a box's, from its centre along its axes), so that they
-/// move and turn with it. Smooth shapes (sphere, plane) have none. A zero normal
-/// marks a two-sided feature (on a mesh part that is not closed): the cloth keeps to the side it came from.
+/// coordinates (a mesh's, before its placement; a box's, from its centre along its axes; a capsule's,
+/// from its centre in half lengths along its axis), so that they move and turn with it. Smooth shapes
+/// (sphere, plane) have none. A zero normal marks a two-sided feature (on a mesh part that is not
+/// closed): the cloth keeps to the side it came from.
+///
+/// A capsule (a flag's pole) is a rod: its one feature is its axis, two-sided, met at the capsule's
+/// radius plus the thickness. Its node contacts keep the key nodes off it, but a rod thinner than the
+/// key spacing passes between them: the flag whipped round its pole wrapped it with key edges through
+/// it (20 structural edges within the pole's radius of its axis at worst), and the drawn surface showed
+/// the pole through the flag. A cloth edge with a pinned end is left alone: the pins hold the flag's
+/// hoist on the pole's axis.
 struct ColliderFeatures {
   std::vector<Vec3> vertices;
   std::vector<Vec3> vertexNormals;
@@ -39,6 +47,7 @@ struct ColliderFeatures {
   /// The vertices' and edges' boxes in trees (indexTrees): a collider with more features than the
   /// cloth has triangles and edges is searched from the cloth's side (findFeaturePairs).
   BoxTree vertexTree, edgeTree;
+  bool rod = false;  ///< a capsule's: the one edge is its axis (see above)
 
   bool empty() const { return vertices.empty() && edges.empty(); }
   std::size_t size() const { return vertices.size() + edges.size(); }
@@ -59,10 +68,10 @@ Real curvatureThrough(Real keySpacing, Real thickness);
 /// of the cloth triangle over a tip are up to a key spacing from it).
 Real slopeThrough(Real keySpacing, Real thickness);
 
-/// The sharp features of a collider: a box's 8 corners and 12 edges; a mesh's edges whose two faces
-/// meet at a convex angle over kSharpAngle, or turn by any angle faster than `curvature` (1/m, in the
-/// scene: a tip finer than the cloth's triangles, an ear or a nose, is made of edges each too blunt to
-/// be sharp), its open rims, and their end vertices; and its convex vertices whose faces fall away
+/// The sharp features of a collider: a box's 8 corners and 12 edges; a capsule's axis (a rod); a mesh's edges
+/// whose two faces meet at a convex angle over kSharpAngle, or turn by any angle faster than `curvature`
+/// (1/m, in the scene: a tip finer than the cloth's triangles, an ear or a nose, is made of edges each too
+/// blunt to be sharp), its open rims, and their end vertices; and its convex vertices whose faces fall away
 /// steeper than `slope` on average (slopeThrough). On a part that is not closed (closedParts) every vertex,
 /// and every edge folded either way past those limits, is a two-sided feature.
 ColliderFeatures sharpFeatures(const Collider& collider,
@@ -71,13 +80,17 @@ ColliderFeatures sharpFeatures(const Collider& collider,
 
 /// Contact settings of feature contacts.
 struct FeatureContactSettings {
-  Real thickness = 0.005;      ///< m: the gap kept between the cloth and a feature
+  Real thickness = 0.005;      ///< m: the gap kept between the cloth and a feature (a rod's axis: its
+                               ///< radius plus the gap, featureThickness)
   Real friction = 0.3;         ///< Coulomb coefficient
   bool slideFriction = false;  ///< also take back the step's slide at the position level (pushOut)
   /// m: a cloth part this far from a feature or nearer, but beyond `thickness`, rests on it: nothing
   /// moves, but its nodes' contact normals are noted (for the stretch limit and the next step's solve).
   Real restingReach = 0.0055;
 };
+
+/// How far from a collider's features the cloth keeps: `thickness`, and a rod's radius besides.
+Real featureThickness(const Collider& collider, const ColliderFeatures& features, Real thickness);
 
 /// Which of a collider's features may meet which part of the cloth: (vertex, cloth triangle) and
 /// (edge, cloth edge) index pairs where the feature lies within twice `thickness` of the box the cloth
