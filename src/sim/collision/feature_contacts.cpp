@@ -396,7 +396,7 @@ Real slopeThrough(Real keySpacing, Real thickness) {
 ColliderFeatures sharpFeatures(const Collider& collider, Real curvature, Real slope) {
   ColliderFeatures f;
   if (collider.shape == ColliderShape::Box) boxFeatures(collider, f);
-  if (collider.shape == ColliderShape::Capsule) {  // the axis and its ends, in half lengths (placementOf)
+  if (collider.shape == ColliderShape::Capsule && collider.halfLength > 0) {  // in half lengths (placementOf)
     f.edges.push_back({Vec3(0, -1, 0), Vec3(0, 1, 0)});
     f.edgeNormals.push_back(Vec3(0));
     f.vertices = {Vec3(0, -1, 0), Vec3(0, 1, 0)};
@@ -432,7 +432,7 @@ MeshPlacement placementOf(const Collider& collider) {
     const Vec3 across =
         glm::normalize(glm::cross(axis, std::abs(axis.x) < 0.9 ? Vec3(1, 0, 0) : Vec3(0, 1, 0)));
     return MeshPlacement{.origin = collider.center,
-                         .scale = collider.halfLength > 0 ? collider.halfLength : 1,
+                         .scale = collider.halfLength,
                          .turn = Mat3(across, axis, glm::cross(across, axis))};
   }
   return MeshPlacement{.origin = collider.center, .turn = collider.turn};
@@ -558,7 +558,6 @@ void findPairsFromCloth(const PairSearch& search, const ColliderFeatures& featur
   for (std::size_t k = first; k < last; ++k) {
     piece.features.clear();
     if (k < triangles) {
-      if (features.rod && pinnedCorner(search.cloth, search.cloth.triangles[k])) continue;
       const auto& v = search.cloth.triangles[k].v;
       const Aabb box = search.swept({v[0], v[1], v[2]});
       features.vertexTree.overlapping(intoCollider(place, box), piece.features);
@@ -567,7 +566,6 @@ void findPairsFromCloth(const PairSearch& search, const ColliderFeatures& featur
           piece.found.vertexTriangle.push_back({i, static_cast<int>(k)});
     } else {
       const auto e = static_cast<int>(k - triangles);
-      if (features.rod && pinnedEnd(search.cloth, edges, e)) continue;
       const Aabb box = search.swept({edges.nodes[e][0], edges.nodes[e][1]});
       features.edgeTree.overlapping(intoCollider(place, box), piece.features);
       for (int i : piece.features)
@@ -603,7 +601,9 @@ void findFeaturePairs(const Cloth& cloth, std::span<const Vec3> xStart, const Co
   const PairSearch search(cloth, xStart, tree, thickness);
   const MeshPlacement place = placementOf(collider);
   const std::size_t parts = cloth.triangles.size() + edges.nodes.size();
-  if (fromCloth.value_or(features.size() > parts) && features.treesIndexed()) {
+  // A rod's three features are searched from their side (its placement's scale is its half length,
+  // which the cloth's side would divide by).
+  if (!features.rod && fromCloth.value_or(features.size() > parts) && features.treesIndexed()) {
     const std::size_t blocks = (parts + kClothBlock - 1) / kClothBlock;
     if (scratch.pieces.size() < blocks) scratch.pieces.resize(blocks);
     // Blocks to whichever thread is free: those under the cloth's contacts cost the most.

@@ -431,6 +431,7 @@ TEST_CASE("feature_contacts: a capsule is a rod: its axis and its two ends, met 
   CHECK(f.edges.size() == 1);
   CHECK(f.vertices.size() == 2);
   CHECK(featureThickness(kRod, f, 0.005) == Approx(0.015));
+  CHECK(sharpFeatures(Collider::capsule(Vec3(0), Vec3(0), 0.01)).empty());  // no length: a ball
   CHECK(featureThickness(Collider::box(Vec3(0), Vec3(0.1)), sharpFeatures(Collider::box(Vec3(0), Vec3(0.1))),
                          0.005) == 0.005);
 }
