@@ -25,12 +25,12 @@ Real restingReach(Real thickness) {
 // gravity gives in a step) to rest on it in the implicit solve (restOnLastTouches).
 constexpr Real kRestingApproach = 2;
 
-// The scale a collider's features were found at: a mesh's placement scale, 0 for analytic shapes.
 // The gap a collider's contacts keep: the thickness, less round a flag's pole (poleContactThickness).
 Real contactOffset(const Collider& collider, const Cloth& cloth, const CollisionSettings& c) {
   return collider.pole ? poleContactThickness(keySpacing(cloth), c.thickness) : c.thickness;
 }
 
+// The scale a collider's features were found at: a mesh's placement scale, 0 for analytic shapes.
 Real featureScale(const Collider& c) {
   return c.shape == ColliderShape::Mesh ? c.placement.scale : 0;
 }

@@ -21,6 +21,12 @@ using namespace cloth::sim;
 
 namespace {
 
+// Each count of `worst` raised to the same count of f where f's is higher.
+void keepWorst(ContactFailures& worst, const ContactFailures& f) {
+  worst.selfIntersections = std::max(worst.selfIntersections, f.selfIntersections);
+  worst.colliderPenetrations = std::max(worst.colliderPenetrations, f.colliderPenetrations);
+}
+
 // A 3x3-node cloth (8 triangles) plus one extra free node above its centre cell.
 Cloth sheetWithNodeAbove(const Vec3& node) {
   Cloth c = buildGrid(
@@ -266,9 +272,7 @@ TEST_CASE(
     while (sim.time() < 2) {
       sim.step();
       CHECK(sim.lastStep().substeps == 40);
-      const ContactFailures f = audit.measure(sim.cloth(), sim.colliders());
-      worst.selfIntersections = std::max(worst.selfIntersections, f.selfIntersections);
-      worst.colliderPenetrations = std::max(worst.colliderPenetrations, f.colliderPenetrations);
+      keepWorst(worst, audit.measure(sim.cloth(), sim.colliders()));
       peak = std::max(peak, maxStrain(sim.cloth(), SpringFamily::Structural));
     }
     CHECK(worst.selfIntersections == 0);
@@ -331,9 +335,7 @@ TEST_CASE(
   while (sim.time() < 3) {
     script.apply(sim);
     sim.step();
-    const ContactFailures f = audit.measure(sim.cloth(), sim.colliders());
-    worst.selfIntersections = std::max(worst.selfIntersections, f.selfIntersections);
-    worst.colliderPenetrations = std::max(worst.colliderPenetrations, f.colliderPenetrations);
+    keepWorst(worst, audit.measure(sim.cloth(), sim.colliders()));
     away = std::max(away, maxStrainAwayFromHandles(sim.cloth(), SpringFamily::Structural));
   }
   CHECK(worst.selfIntersections == 0);

@@ -33,12 +33,12 @@ inline constexpr Real kSharpAngle = 0.35;  // 20 degrees
 /// (sphere, plane) have none. A zero normal marks a two-sided feature (on a mesh part that is not
 /// closed): the cloth keeps to the side it came from.
 ///
-/// A capsule (a flag's pole) is a rod: its one feature is its axis, two-sided, met at the capsule's
-/// radius plus the thickness. Its node contacts keep the key nodes off it, but a rod thinner than the
-/// key spacing passes between them: the flag whipped round its pole wrapped it with key edges through
-/// it (20 structural edges within the pole's radius of its axis at worst), and the drawn surface showed
-/// the pole through the flag. A cloth edge with a pinned end is left alone: the pins hold the flag's
-/// hoist on the pole's axis.
+/// A capsule (a flag's pole) is a rod: its features are its axis and the axis's two ends, two-sided,
+/// met at the capsule's radius plus the thickness. Its node contacts keep the key nodes off it, but a rod
+/// thinner than the key spacing passes between them: the flag whipped round its pole wrapped it with key
+/// edges through it (20 structural edges within the pole's radius of its axis at worst), and the drawn
+/// surface showed the pole through the flag. Cloth edges and triangles with a pinned node are left alone: the
+/// pins hold the flag's hoist on the pole's axis.
 struct ColliderFeatures {
   std::vector<Vec3> vertices;
   std::vector<Vec3> vertexNormals;
@@ -47,7 +47,7 @@ struct ColliderFeatures {
   /// The vertices' and edges' boxes in trees (indexTrees): a collider with more features than the
   /// cloth has triangles and edges is searched from the cloth's side (findFeaturePairs).
   BoxTree vertexTree, edgeTree;
-  bool rod = false;  ///< a capsule's: the one edge is its axis (see above)
+  bool rod = false;  ///< a capsule's: the edge is its axis, the vertices its ends (see above)
 
   bool empty() const { return vertices.empty() && edges.empty(); }
   std::size_t size() const { return vertices.size() + edges.size(); }

@@ -50,8 +50,9 @@ struct ContactFailures {
   int selfIntersections = 0;  ///< countSelfIntersections
   /// What is through the colliders: nodes (free or dragged) more than kPenetrationTolerance inside a
   /// collider (a mesh: by its winding number, within 5 cm of its surface), plus collider edges that
-  /// pierce a cloth triangle (a capsule's axis too, but through a triangle with a pinned corner: a
-  /// flag's hoist is pinned on its pole's axis).
+  /// pierce a cloth triangle, plus the cloth triangles a capsule passes through between their nodes (its
+  /// axis through them, or an edge of theirs through its solid), but not those with a pinned corner: a
+  /// flag's hoist is pinned on its pole's axis.
   int colliderPenetrations = 0;
 };
 
