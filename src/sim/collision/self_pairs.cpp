@@ -28,6 +28,13 @@ struct NodeSearch {
   SelfPairList::Marks& marks;
 };
 
+// The buffers of a chunk of the search again near what moved; the marks are the running thread's own.
+struct RefindBuffers {
+  std::vector<int> candidates, near;
+  SelfPairList::Marks& nodes;
+  SelfPairList::Marks& edges;
+};
+
 struct Search {
   const Cloth& cloth;
   std::span<const Vec3> xStart;
@@ -82,9 +89,6 @@ struct Search {
     // Blocks go to whichever thread is free: where the cloth folds, a block's queries cost many times
     // those of a block lying open (the drape pulled off its table: 9.8 -> 9.2 ms a step).
     list.marks.resize(chunkSlots(workers));
-    for (SelfPairList::Marks& m : list.marks)
-      if (m.stamp.size() != cloth.triangles.size())
-        m = {std::vector<std::uint32_t>(cloth.triangles.size(), 0), 0};
     parallelChunks(workers, blocks, 1, [&](std::size_t first, std::size_t last, std::size_t slot) {
       NodeSearch search{{}, list.marks[slot]};  // one per chunk, reused by its nodes
       for (std::size_t b = first; b < last; ++b) {
@@ -136,10 +140,7 @@ struct Search {
     }
     if (own.empty()) return;
     SelfPairList::Marks& m = search.marks;
-    if (++m.now == 0) {  // wrapped around: forget every old mark
-      std::fill(m.stamp.begin(), m.stamp.end(), 0u);
-      m.now = 1;
-    }
+    m.next(cloth.triangles.size());
     for (int t : search.candidates) m.stamp[t] = m.now;
     for (int t : search.candidates) {
       if (!ownEdges.overlaps(list.triangleBoxes[t])) continue;  // no edge of it meets the node's
@@ -147,22 +148,29 @@ struct Search {
         const std::array<int, 2>& sides = edges.triangles[j];
         const int other = sides[0] == t ? sides[1] : sides[0];
         if (other >= 0 && other < t && m.stamp[other] == m.now) continue;
-        const std::array<NodeIndex, 2>& f = edges.nodes[j];
         const Aabb& box = list.edgeBoxes[j];
-        for (int i : own) {
-          const std::array<NodeIndex, 2>& e = edges.nodes[i];
-          if (j <= i || e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
-          if (list.edgeBoxes[i].overlaps(box))
-            edgeOut.push_back({{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge});
-        }
+        if (!ownEdges.overlaps(box)) continue;  // meets none of the node's edges
+        edgePairs(own, j, box, edgeOut);
       }
+    }
+  }
+
+  // Edge j (its swept box `box`) against each of the node's own edges before it that shares no node
+  // with it and whose box meets j's.
+  void edgePairs(std::span<const int> own, int j, const Aabb& box, std::vector<PairOf>& edgeOut) const {
+    const std::array<NodeIndex, 2>& f = edges.nodes[j];
+    for (int i : own) {
+      if (j <= i) break;  // own edges come in increasing order
+      const std::array<NodeIndex, 2>& e = edges.nodes[i];
+      if (e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;
+      if (list.edgeBoxes[i].overlaps(box)) edgeOut.push_back({{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge});
     }
   }
 
   // Node p against every triangle near its path that it is not a corner of, but those of a flat patch
   // round it.
-  void vertexPairs(const AabbTree& tree, NodeIndex p, std::vector<int>& candidates,
-                   std::vector<PairOf>& out) const {
+  void vertexPairs(const AabbTree& tree, NodeIndex p, RefindBuffers& b, std::vector<PairOf>& out) const {
+    std::vector<int>& candidates = b.candidates;
     candidates.clear();
     tree.overlappingSwept(list.nodeBoxes[p], candidates, edges.trianglesAt(p));
     for (int t : candidates) {
@@ -181,43 +189,44 @@ struct Search {
   // Triangle v, if a corner of it moved, against every node that did not move near its path (a moved
   // node lists its own). Not culled by flat patches: a node of a patch's edge may have its other
   // triangles outside it.
-  void movedTrianglePairs(const AabbTree& tree, std::size_t t, std::vector<int>& candidates,
-                          std::vector<int>& near, std::vector<PairOf>& out) const {
+  void movedTrianglePairs(const AabbTree& tree, std::size_t t, RefindBuffers& b,
+                          std::vector<PairOf>& out) const {
     const std::array<NodeIndex, 3>& v = cloth.triangles[t].v;
     if (!moved(v[0]) && !moved(v[1]) && !moved(v[2])) return;
     const Aabb& box = list.triangleBoxes[t];
-    candidates.clear();
-    tree.overlappingSwept(box, candidates);
-    near.clear();
-    for (int u : candidates)
-      for (NodeIndex q : cloth.triangles[u].v)
-        if (q != v[0] && q != v[1] && q != v[2] && !moved(q) && box.overlaps(list.nodeBoxes[q]))
-          near.push_back(q);
-    std::sort(near.begin(), near.end());
-    near.erase(std::unique(near.begin(), near.end()), near.end());
-    for (NodeIndex q : near) out.push_back({{q, v[0], v[1], v[2]}, PairKind::VertexTriangle});
+    b.candidates.clear();
+    tree.overlappingSwept(box, b.candidates);
+    b.near.clear();
+    b.nodes.next(cloth.nodeCount());
+    for (int u : b.candidates)
+      for (NodeIndex q : cloth.triangles[u].v)  // a node of several candidates looked at once
+        if (b.nodes.first(static_cast<std::size_t>(q)) && q != v[0] && q != v[1] && q != v[2] && !moved(q) &&
+            box.overlaps(list.nodeBoxes[q]))
+          b.near.push_back(q);
+    std::sort(b.near.begin(), b.near.end());
+    for (NodeIndex q : b.near) out.push_back({{q, v[0], v[1], v[2]}, PairKind::VertexTriangle});
   }
 
   // Moved edge i against every edge near it that shares no node, each pair with its lower edge first;
   // a pair of two moved edges from the lower one only.
-  void movedEdgePairs(const AabbTree& tree, std::size_t i, std::vector<int>& candidates,
-                      std::vector<int>& near, std::vector<PairOf>& out) const {
+  void movedEdgePairs(const AabbTree& tree, std::size_t i, RefindBuffers& b, std::vector<PairOf>& out) const {
     const std::array<NodeIndex, 2>& e = edges.nodes[i];
     const Aabb& box = list.edgeBoxes[i];
-    candidates.clear();
-    tree.overlappingSwept(box, candidates, edges.triangles[i]);
-    near.clear();
-    for (int t : candidates)
+    b.candidates.clear();
+    tree.overlappingSwept(box, b.candidates, edges.triangles[i]);
+    b.near.clear();
+    b.edges.next(edges.nodes.size());
+    for (int t : b.candidates)
       for (int j : edges.ofTriangle[t]) {
+        if (!b.edges.first(static_cast<std::size_t>(j))) continue;  // the edge of two candidates: once
         const std::array<NodeIndex, 2>& f = edges.nodes[j];
         if (j == static_cast<int>(i) || e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1])
           continue;
         if (j < static_cast<int>(i) && movedEdge(static_cast<std::size_t>(j))) continue;
-        if (box.overlaps(list.edgeBoxes[j])) near.push_back(j);
+        if (box.overlaps(list.edgeBoxes[j])) b.near.push_back(j);
       }
-    std::sort(near.begin(), near.end());
-    near.erase(std::unique(near.begin(), near.end()), near.end());
-    for (int j : near) {
+    std::sort(b.near.begin(), b.near.end());
+    for (int j : b.near) {
       const std::array<NodeIndex, 2>& f = edges.nodes[j];
       out.push_back(j > static_cast<int>(i) ? PairOf{{e[0], e[1], f[0], f[1]}, PairKind::EdgeEdge}
                                             : PairOf{{f[0], f[1], e[0], e[1]}, PairKind::EdgeEdge});
@@ -237,27 +246,30 @@ struct Search {
                       triangleBlocks = blockCount(cloth.triangles.size()),
                       edgeBlocks = blockCount(edges.nodes.size());
     list.blocks.resize(nodeBlocks + triangleBlocks + edgeBlocks);
+    list.nodeMarks.resize(chunkSlots(workers));
+    list.edgeMarks.resize(chunkSlots(workers));
     // Blocks go to whichever thread is free: the moved nodes crowd into a few of them.
-    parallelChunks(workers, list.blocks.size(), 1, [&](std::size_t first, std::size_t last, std::size_t) {
-      std::vector<int> candidates, near;  // one pair of buffers per chunk
-      for (std::size_t b = first; b < last; ++b) {
-        std::vector<PairOf>& out = list.blocks[b];
-        out.clear();
-        if (b < nodeBlocks) {
-          for (std::size_t i = b * kPairBlock; i < std::min(cloth.nodeCount(), (b + 1) * kPairBlock); ++i)
-            if (moved(static_cast<NodeIndex>(i)))
-              vertexPairs(tree, static_cast<NodeIndex>(i), candidates, out);
-        } else if (b < nodeBlocks + triangleBlocks) {
-          const std::size_t begin = (b - nodeBlocks) * kPairBlock;
-          for (std::size_t t = begin; t < std::min(cloth.triangles.size(), begin + kPairBlock); ++t)
-            movedTrianglePairs(tree, t, candidates, near, out);
-        } else {
-          const std::size_t begin = (b - nodeBlocks - triangleBlocks) * kPairBlock;
-          for (std::size_t i = begin; i < std::min(edges.nodes.size(), begin + kPairBlock); ++i)
-            if (movedEdge(i)) movedEdgePairs(tree, i, candidates, near, out);
-        }
-      }
-    });
+    parallelChunks(
+        workers, list.blocks.size(), 1, [&](std::size_t first, std::size_t last, std::size_t slot) {
+          RefindBuffers buffers{{}, {}, list.nodeMarks[slot], list.edgeMarks[slot]};  // one set per chunk
+          for (std::size_t b = first; b < last; ++b) {
+            std::vector<PairOf>& out = list.blocks[b];
+            out.clear();
+            if (b < nodeBlocks) {
+              for (std::size_t i = b * kPairBlock; i < std::min(cloth.nodeCount(), (b + 1) * kPairBlock); ++i)
+                if (moved(static_cast<NodeIndex>(i)))
+                  vertexPairs(tree, static_cast<NodeIndex>(i), buffers, out);
+            } else if (b < nodeBlocks + triangleBlocks) {
+              const std::size_t begin = (b - nodeBlocks) * kPairBlock;
+              for (std::size_t t = begin; t < std::min(cloth.triangles.size(), begin + kPairBlock); ++t)
+                movedTrianglePairs(tree, t, buffers, out);
+            } else {
+              const std::size_t begin = (b - nodeBlocks - triangleBlocks) * kPairBlock;
+              for (std::size_t i = begin; i < std::min(edges.nodes.size(), begin + kPairBlock); ++i)
+                if (movedEdge(i)) movedEdgePairs(tree, i, buffers, out);
+            }
+          }
+        });
     std::size_t count = 0;
     for (const std::vector<PairOf>& block : list.blocks) count += block.size();
     if (count > kPairsPerItem * (cloth.nodeCount() + edges.nodes.size())) return false;
@@ -281,6 +293,17 @@ struct Search {
 };
 
 }  // namespace
+
+void SelfPairList::Marks::next(std::size_t items) {
+  if (stamp.size() != items) {
+    stamp.assign(items, 0);
+    now = 0;
+  }
+  if (++now == 0) {  // wrapped around: forget every old mark
+    std::fill(stamp.begin(), stamp.end(), 0u);
+    now = 1;
+  }
+}
 
 bool findSelfPairs(const Cloth& cloth, std::span<const Vec3> xStart, const ClothEdges& edges, Real reach,
                    AabbTree& tree, SelfPairList& list, Workers* workers) {

@@ -36,13 +36,24 @@ struct SelfPairList {
   std::vector<std::uint8_t> overflowed;     ///< blocks that found too many pairs
   /// Swept, grown by half the reach: each search computes them once for its tests.
   std::vector<Aabb> nodeBoxes, triangleBoxes, edgeBoxes;
-  /// Per thread of the search (parallelChunks' slots): a mark per triangle, `now` while it is a
-  /// candidate of the node being searched.
+  /// Per thread of the search (parallelChunks' slots): a mark per item, `now` on those already seen by
+  /// the query being made (a triangle among the candidates of the node searched, a node or an edge
+  /// already looked at near a moved triangle or edge).
   struct Marks {
     std::vector<std::uint32_t> stamp;
     std::uint32_t now = 0;
+    /// A new query over `items` items, none marked yet.
+    void next(std::size_t items);
+    /// Marks item i; whether it was unmarked in this query.
+    bool first(std::size_t i) {
+      if (stamp[i] == now) return false;
+      stamp[i] = now;
+      return true;
+    }
   };
-  std::vector<Marks> marks;
+  std::vector<Marks> marks;      ///< triangles, by the full search
+  std::vector<Marks> nodeMarks;  ///< nodes, by the search again near what moved
+  std::vector<Marks> edgeMarks;  ///< edges, likewise
 };
 
 /// Lists every pair whose swept boxes (from xStart to cloth.x, each grown by half the `reach`, m)
