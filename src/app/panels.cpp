@@ -179,8 +179,8 @@ void drawMaterialPanel(PanelContext& c) {
                         sim::provotRelaxationOn(s.simulation.cloth(), p.material.provotRelaxation));
   params(s, {"tethers"});
   if (params(s, {"single_shear"})) s.reset();  // new springs
-  params(s, {"self_collision", "contacts_every_small_step", "thickness", "friction", "self_friction",
-             "handle_speed", "gravity"});
+  params(s, {"self_collision", "contacts_every_small_step", "contact_small_steps", "thickness", "friction",
+             "self_friction", "handle_speed", "gravity"});
 }
 
 // Wind as speed and direction (azimuth about +y from +x, elevation above the ground plane).

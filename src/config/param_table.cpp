@@ -219,6 +219,9 @@ const std::array kTable = {
     ParamSpec{"contacts_every_small_step", "-", ParamGroup::Collision,
               "with self-collision and small steps: contacts in every small step, not once a step (0/1)",
               CLOTH_BOOL(scene.params.collision.contactsEverySmallStep), 0, 1},
+    ParamSpec{"contact_small_steps", "-", ParamGroup::Collision,
+              "with contacts_every_small_step: small steps one pass of the contacts spans (1 = each)",
+              CLOTH_INT(scene.params.collision.smallStepsPerContact), 1, 8},
 };
 
 #undef CLOTH_REAL

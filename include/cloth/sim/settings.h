@@ -88,6 +88,9 @@ struct CollisionSettings {
   /// With self-collision and the small-steps integrator: every small step runs the contacts (else the
   /// step runs them once, after its small steps).
   bool contactsEverySmallStep = false;
+  /// With contactsEverySmallStep: how many small steps one pass of the contacts spans, on straight
+  /// paths over them (1: each small step).
+  int smallStepsPerContact = 1;
   bool meshFit = true;           // mesh colliders scaled to 0.8 m and set on the ground (collider.h)
   Real meshScale = 1.0;          // then scaled by this (dimensionless)
   Vec3 meshOffset{0};            // then moved by this (m)
