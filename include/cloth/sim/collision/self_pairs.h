@@ -38,8 +38,9 @@ struct SelfPairList {
   std::vector<Aabb> nodeBoxes, triangleBoxes, edgeBoxes;
   /// Per thread of the search (parallelChunks' slots): a mark per item, `now` on those already seen by
   /// the query being made (a triangle among the candidates of the node searched, a node or an edge
-  /// already looked at near a moved triangle or edge).
-  struct Marks {
+  /// already looked at near a moved triangle or edge). A cache line each: every query bumps `now`, and
+  /// two threads' marks side by side would share one.
+  struct alignas(64) Marks {
     std::vector<std::uint32_t> stamp;
     std::uint32_t now = 0;
     /// A new query over `items` items, none marked yet.
