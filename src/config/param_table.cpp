@@ -221,7 +221,7 @@ const std::array kTable = {
               CLOTH_BOOL(scene.params.collision.contactsEverySmallStep), 0, 1},
     ParamSpec{"contact_small_steps", "-", ParamGroup::Collision,
               "with contacts_every_small_step: small steps one pass of the contacts spans (1 = each)",
-              CLOTH_INT(scene.params.collision.smallStepsPerContact), 1, 8},
+              CLOTH_INT(scene.params.collision.smallStepsPerContact), 1, 4},
 };
 
 #undef CLOTH_REAL
