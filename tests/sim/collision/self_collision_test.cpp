@@ -8,6 +8,7 @@
 #include <glm/geometric.hpp>
 
 #include "cloth/sim/collision/intersections.h"
+#include "cloth/sim/collision/point_move.h"
 #include "cloth/sim/collision/self_collision.h"
 #include "cloth/sim/collision/self_pairs.h"
 #include "cloth/sim/drag_script.h"
@@ -347,4 +348,45 @@ TEST_CASE(
   CHECK(worst.colliderPenetrations == 0);
   CHECK(away < 1);
   CHECK(isFinite(sim.cloth()));
+}
+
+// Bridson et al. 2002 eq. 4 shares a point's move by w_k / sum w^2 over the nodes that may move. With
+// every node free the point moves by exactly the push. Where the rest are pinned and the free node
+// weighs 0.01 in the point, eq. 4 moves it 100 times the push: a collider's push is taken whole so, but
+// a self-contact's is bounded (the twist's edge pair beside its turning pins: 2 m, and 120 m/s once
+// the stretch limit pulled it back).
+TEST_CASE(
+    "self_collision: a push moves a point by the push, and a nearly pinned point's free node by at most "
+    "the leverage asked") {
+  Cloth c = buildGrid(GridSpec::fromSpacing(2, 2, 0.1), 0.01);
+  const std::array<NodeIndex, 2> edge{0, 1};
+  const Vec3 push(0, 0.02, 0), dv(0, 1, 0);
+  const auto pointAt = [&](const std::array<Real, 2>& w) { return w[0] * c.x[0] + w[1] * c.x[1]; };
+  constexpr Real kLeverage = 4;
+
+  const std::array<Real, 2> shared{0.3, 0.7};
+  const Vec3 before = pointAt(shared);
+  REQUIRE(movePoint(c, edge, shared, push, dv, kLeverage));
+  CHECK(glm::length(pointAt(shared) - before - push) < 1e-12);
+  CHECK(glm::length(pointVelocity(c, edge, shared) - dv) < 1e-12);
+
+  c.kind[0] = NodeKind::Pinned;
+  const std::array<Real, 2> nearPin{0.99, 0.01};
+  const Vec3 pinned = c.x[0], free = c.x[1], freeV = c.v[1];
+  REQUIRE(movePoint(c, edge, nearPin, push, dv, kLeverage));
+  CHECK(c.x[0] == pinned);
+  CHECK(glm::length(c.x[1] - free) == Approx(kLeverage * glm::length(push)));
+  CHECK(glm::length(c.v[1] - freeV) == Approx(kLeverage * glm::length(dv)));
+  // Unbounded (a collider's push): the point moves by the whole push, its free node 100 times that.
+  const Vec3 point = pointAt(nearPin);
+  REQUIRE(movePoint(c, edge, nearPin, push, Vec3(0)));
+  CHECK(glm::length(pointAt(nearPin) - point - push) < 1e-12);
+
+  const std::array<Real, 2> halfway{0.5, 0.5};  // leverage 2: the point moves by the push
+  const Vec3 mid = pointAt(halfway);
+  REQUIRE(movePoint(c, edge, halfway, push, Vec3(0), kLeverage));
+  CHECK(glm::length(pointAt(halfway) - mid - push) < 1e-12);
+
+  c.kind[1] = NodeKind::Pinned;
+  CHECK_FALSE(movePoint(c, edge, halfway, push, dv, kLeverage));
 }
