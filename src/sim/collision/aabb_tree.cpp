@@ -186,6 +186,9 @@ void AabbTree::refitCones(std::span<const Vec3> x0, std::span<const Vec3> x1,
   pressed_.resize(triangles.size());
   flatHalfAngle_ = maxHalfAngle;
   constexpr std::size_t kLeafGrain = 64;
+  // One instant (the audit's count): the three bounds are the normal, twice it and it again, so one
+  // cross product and one area a triangle give the same cone.
+  const bool still = x0.data() == x1.data() && x0.size() == x1.size();
   parallelFor(workers, leafNodes_.size(), kLeafGrain, [&](std::size_t first, std::size_t last) {
     std::vector<Vec3> bounds;  // one leaf's normal bounds
     for (std::size_t k = first; k < last; ++k) {
@@ -196,13 +199,25 @@ void AabbTree::refitCones(std::span<const Vec3> x0, std::span<const Vec3> x1,
       for (int j = node.first; j < node.first + node.count; ++j) {
         const Triangle& t = triangles[order_[j]];
         const auto& v = t.v;
-        const auto b = sweptNormalBounds(x0[v[0]], x0[v[1]], x0[v[2]], x1[v[0]], x1[v[1]], x1[v[2]]);
         const Real least = kPressedArea * buildArea_[order_[j]];
+        std::array<Vec3, 3>& unit =
+            normalBounds_[order_[j]];  // unit, for ownCone (a zero bound adds nothing)
+        if (still) {
+          const Vec3 n = glm::cross(x0[v[1]] - x0[v[0]], x0[v[2]] - x0[v[0]]);
+          const Real length = glm::length(n);
+          const bool squashed = !(0.5 * length > least);
+          pressed = pressed || squashed;
+          unit.fill(length > 0 ? n / length : Vec3(0));
+          pressed_[order_[j]] = squashed;
+          bounds.push_back(n);
+          continue;
+        }
+        const auto b = sweptNormalBounds(x0[v[0]], x0[v[1]], x0[v[2]], x1[v[0]], x1[v[1]], x1[v[2]]);
         const bool squashed = !(area(x0, t) > least) || !(area(x1, t) > least);
         pressed = pressed || squashed;
-        for (int k = 0; k < 3; ++k) {  // unit, for ownCone (a zero bound adds nothing)
+        for (int k = 0; k < 3; ++k) {
           const Real length = glm::length(b[k]);
-          normalBounds_[order_[j]][k] = length > 0 ? b[k] / length : Vec3(0);
+          unit[k] = length > 0 ? b[k] / length : Vec3(0);
         }
         pressed_[order_[j]] = squashed;
         bounds.insert(bounds.end(), b.begin(), b.end());

@@ -320,3 +320,35 @@ TEST_CASE(
   CHECK(farFound * 5 < farAround);
   CHECK(creaseCrossings >= 15);  // each crease node but the two at the sheet's edges
 }
+
+// refitCones for one instant (x0 and x1 the same positions, as the audit's count asks) takes one normal
+// a triangle instead of the motion's three bounds (the normal, twice it and it again): the same
+// patches, the same queries' answers and the same pairs as for a motion from x to a copy of x.
+TEST_CASE("aabb_tree: the cones of one instant equal those of a motion that stands still") {
+  const Cloth c = flatSheet();
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<Real> jitter(-0.06, 0.06);
+  std::vector<std::vector<Vec3>> shapes{c.x};
+  for (Real amount : {0.2, 0.6, 1.0}) {  // crumpled ever more, up to cells pressed and turned over
+    std::vector<Vec3> x = c.x;
+    for (Vec3& p : x) p += amount * Vec3(jitter(rng), 2 * jitter(rng), jitter(rng));
+    shapes.push_back(x);
+  }
+  for (std::size_t s = 0; s < shapes.size(); ++s) {
+    INFO("shape " << s);
+    const std::vector<Vec3>& x = shapes[s];
+    const std::vector<Vec3> copy = x;
+    AabbTree still = treeWithCones(c, x), moving;
+    moving.build(c.x, c.triangles);
+    moving.refit(x);
+    moving.refitCones(x, copy, c.triangles, kFlatPatchHalfAngle);
+    CHECK(still.flatNodeCount() == moving.flatNodeCount());
+    for (int t = 0; t < static_cast<int>(c.triangles.size()); ++t)
+      REQUIRE(near(still, c, x, t) == near(moving, c, x, t));
+    std::vector<std::pair<int, int>> a, b;
+    still.selfOverlaps([&](int i, int j) { a.push_back({i, j}); });
+    moving.selfOverlaps([&](int i, int j) { b.push_back({i, j}); });
+    CHECK(a == b);
+  }
+  CHECK(treeWithCones(c, shapes[0]).flatNodeCount() > treeWithCones(c, shapes[3]).flatNodeCount());
+}
