@@ -90,11 +90,28 @@ void Simulation::step() {
 // spacings a sub-step: a ball struck through the curtain at 10 m/s (ball-hit) peaked at strain 1.8 in
 // whole steps, its sweep carrying nodes 5 spacings from neighbours it had not reached.
 int Simulation::motionSubsteps() const {
-  const Real move = std::max(kinematics_.farthestHandleMove(cloth_, params_.solver.h, params_.maxHandleSpeed),
-                             contacts_.farthestMove(time_, params_.solver.h));
+  const Real h = params_.solver.h;
+  const Real handleMove = kinematics_.farthestHandleMove(cloth_, h, params_.maxHandleSpeed);
+  const Real move = std::max(handleMove, contacts_.farthestMove(time_, h, clothReach(h, handleMove)));
   const Real stride = kHandleStride * keySpacing(cloth_);
   if (!(move > stride)) return 1;
   return static_cast<int>(std::min<Real>(std::ceil(move / stride), kMostHandleSubsteps));
+}
+
+// Where the cloth may get to in a step of h: its box now, grown by twice its fastest node's move at
+// that speed (the step's forces may speed it up), the farthest a handle pulls a node, a key spacing and
+// the contact thickness. A moving collider whose sweep stays outside meets no node in the step and
+// needs no sub-steps: the struck curtain's ball (ball-hit) took 8 in each of the first two steps of its
+// approach, through free air, and 5 in the last of its withdrawal; over the scene's 4 s, 10 steps of
+// 3-8 sub-steps (72 sub-steps) -> 7 (51).
+Aabb Simulation::clothReach(Real h, Real handleMove) const {
+  Aabb box;
+  Real fastest = 0;
+  for (std::size_t i = 0; i < cloth_.nodeCount(); ++i) {
+    box.grow(cloth_.x[i]);
+    fastest = std::max(fastest, glm::length(cloth_.v[i]));
+  }
+  return box.inflated(2 * fastest * h + handleMove + keySpacing(cloth_) + params_.collision.thickness);
 }
 
 // With self-collision on and `contactsEverySmallStep`, the small steps (Macklin et al. 2019) become the

@@ -117,6 +117,7 @@ class Simulation {
  private:
   bool hasNode(NodeIndex node) const;
   int motionSubsteps() const;
+  Aabb clothReach(Real h, Real handleMove) const;
   int selfContactSubsteps() const;
   bool contactsInSmallSteps() const { return passShares_ > 1; }
   void boundContactVelocities(Real h);

@@ -83,20 +83,33 @@ void ColliderContacts::endStep() {
   heldFrom_ = heldTo_;
 }
 
-Real ColliderContacts::farthestMove(Real time, Real h) const {
+Real ColliderContacts::farthestMove(Real time, Real h, const Aabb& clothReach) const {
   Real move = 0;
   for (std::size_t i = 0; i < anchoredColliders_.size(); ++i) {
     const Collider& c = anchoredColliders_[i];
+    Vec3 shift(0);
+    Real swing = 0;
     if (!c.path.empty()) {
       const Real turned = glm::radians(glm::length(c.path.turnAt(time + h) - c.path.turnAt(time)));
-      const Real swing = turned > 0 && c.shape != ColliderShape::Plane
-                             ? turned * 0.5 * glm::length(colliderBounds(c, 0).extent())
-                             : 0;  // how far its rim goes round; a turning plane's far points: not bounded
-      move = std::max(move, glm::length(c.path.offsetAt(time + h) - c.path.offsetAt(time)) + swing);
+      swing = turned > 0 && c.shape != ColliderShape::Plane
+                  ? turned * 0.5 * glm::length(colliderBounds(c, 0).extent())
+                  : 0;  // how far its rim goes round; a turning plane's far points: not bounded
+      shift = c.path.offsetAt(time + h) - c.path.offsetAt(time);
     }
-    if (i < heldTo_.size()) move = std::max(move, glm::length(heldTo_[i] - heldFrom_[i]));
+    if (i < heldTo_.size()) shift += heldTo_[i] - heldFrom_[i];
+    if (i < colliders_.size() && !sweptBox(colliders_[i], shift, swing).overlaps(clothReach)) continue;
+    move = std::max(move, glm::length(shift) + swing);
   }
   return move;
+}
+
+// The box a collider placed at either end of a move by `shift`, its rim swinging `swing` (m), sweeps
+// (at a step's start, beginStep has placed a held collider where the viewer's move takes it).
+Aabb ColliderContacts::sweptBox(const Collider& placed, const Vec3& shift, Real swing) {
+  const Aabb box = colliderBounds(placed, swing);
+  Aabb swept = box;
+  for (const Real way : {-1.0, 1.0}) swept.grow(Aabb{box.lo + way * shift, box.hi + way * shift});
+  return swept;
 }
 
 void ColliderContacts::beginSubstep(const Cloth& cloth, std::span<const Vec3> xStart, const SimParams& params,

@@ -86,7 +86,11 @@ TEST_CASE("collider_contacts: a ball on a path through the cloth in one sub-step
   Collider ball = Collider::sphere(Vec3(0, -0.3, 0), 0.05);
   ball.path.keys = {{0, Vec3(0), Vec3(0)}, {1.0 / 60, Vec3(0, 0.6, 0), Vec3(0)}};
   Stage s(buildGrid(spec, 0.01), {ball});
-  CHECK(s.contacts.farthestMove(0, 1.0 / 60) == Approx(0.6));
+  Aabb clothBox;
+  for (const Vec3& x : s.cloth.x) clothBox.grow(x);
+  CHECK(s.contacts.farthestMove(0, 1.0 / 60, clothBox) == Approx(0.6));
+  // A cloth the ball's sweep (|x| <= 0.05) never comes near needs no sub-steps for it.
+  CHECK(s.contacts.farthestMove(0, 1.0 / 60, Aabb{Vec3(0.2, -1, -1), Vec3(1, 1, 1)}) == 0);
   ContactCounts counts;
   s.pass(0, 1.0 / 60, Vec3(0), counts);
   CHECK(counts.colliderContacts > 0);

@@ -62,7 +62,9 @@ class ColliderContacts {
   void endStep();
   /// How far (m) a collider on a path or held by the viewer moves in the step from `time` of length
   /// h, its rim's swing included: the motion sub-steps keep it within a stride of the key spacing.
-  Real farthestMove(Real time, Real h) const;
+  /// Only colliders whose swept box over the step meets `clothReach` (where the cloth may get to in
+  /// it) count: one far from the cloth meets nothing however fast it goes.
+  Real farthestMove(Real time, Real h, const Aabb& clothReach) const;
   /// Before a sub-step from `time` of length h: the colliders where they start and end it, and each
   /// node's start as every collider that moved sees it (carried along).
   void beginSubstep(const Cloth& cloth, std::span<const Vec3> xStart, const SimParams& params,
@@ -125,6 +127,8 @@ class ColliderContacts {
   Vec3 heldOffsetAt(std::size_t index, Real t, Real h) const;
   void approachHeldColliders(const SimParams& params);
   bool movable(std::size_t index) const;
+
+  static Aabb sweptBox(const Collider& placed, const Vec3& shift, Real swing);
 
   std::vector<Collider> colliders_;
   std::vector<Collider> anchoredColliders_;  ///< as given: poles and paths where they are at t = 0
