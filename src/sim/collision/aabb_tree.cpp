@@ -200,8 +200,8 @@ void AabbTree::refitCones(std::span<const Vec3> x0, std::span<const Vec3> x1,
         const Triangle& t = triangles[order_[j]];
         const auto& v = t.v;
         const Real least = kPressedArea * buildArea_[order_[j]];
-        std::array<Vec3, 3>& unit =
-            normalBounds_[order_[j]];  // unit, for ownCone (a zero bound adds nothing)
+        // The bounds made unit, for ownCone (a zero bound adds nothing).
+        std::array<Vec3, 3>& unit = normalBounds_[order_[j]];
         if (still) {
           const Vec3 n = glm::cross(x0[v[1]] - x0[v[0]], x0[v[2]] - x0[v[0]]);
           const Real length = glm::length(n);
