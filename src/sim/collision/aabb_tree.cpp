@@ -1,6 +1,7 @@
 #include "cloth/sim/collision/aabb_tree.h"
 
 #include <algorithm>
+#include <bit>
 
 #include <glm/geometric.hpp>
 
@@ -11,6 +12,7 @@ namespace cloth::sim {
 namespace {
 
 constexpr int kLeafSize = 16;
+static_assert(kLeafSize <= 32, "collect tests a leaf's boxes as the bits of a 32-bit mask");
 // A patch with a triangle under this share of its area at build (rest) is never flat: there a node
 // comes within the thickness of its neighbours' triangles in the plane, and the self-collision's
 // push keeps the cloth from collapsing (left out, the 64^2 cloth over the box heaped at its corners).
@@ -167,12 +169,14 @@ void AabbTree::refitSwept(std::span<const Vec3> x0, std::span<const Vec3> x1,
   margin_ = margin;
   flat_.assign(nodes_.size(), 0);
   sweptBoxes_.resize(order_.size());
+  roundedSweptBoxes_.resize(order_.size());
   refitLeavesThenUp(workers, [&](Node& node) {
     node.box = Aabb{};
     for (int i = node.first; i < node.first + node.count; ++i) {
       Aabb b = triangleBox(x0, triangles[order_[i]]);
       b.grow(triangleBox(x1, triangles[order_[i]]));
       sweptBoxes_[i] = b.inflated(margin);
+      roundedSweptBoxes_.set(i, sweptBoxes_[i]);
       node.box.grow(sweptBoxes_[i]);
     }
   });
@@ -312,24 +316,34 @@ void AabbTree::visitLeaves(Enter enter, Leaf leaf) const {
 }
 
 void AabbTree::overlapping(const Aabb& box, std::vector<int>& out, std::span<const int> own) const {
-  collect(boxes_, box, out, own);
+  collect(boxes_, nullptr, box, out, own);
 }
 
 void AabbTree::overlappingSwept(const Aabb& box, std::vector<int>& out, std::span<const int> own) const {
-  collect(sweptBoxes_, box, out, own);
+  collect(sweptBoxes_, &roundedSweptBoxes_, box, out, own);
 }
 
 // The triangles whose `boxes` (in order_'s order) overlap `box`, but the flat patches and a flat
-// leaf's neighbours of the `own` triangles (overlapping).
-void AabbTree::collect(const std::vector<Aabb>& boxes, const Aabb& box, std::vector<int>& out,
-                       std::span<const int> own) const {
+// leaf's neighbours of the `own` triangles (overlapping). With `rounded` (the boxes in single
+// precision), a leaf's boxes are tested rounded, four at a time, and exactly where that passes: the
+// same triangles in the same order as the exact tests alone, in less time (the self-pair search of
+// the 64^2 cloth over the box, perf: collect 24 -> 16 % of the search).
+void AabbTree::collect(const std::vector<Aabb>& boxes, const FloatBoxes* rounded, const Aabb& box,
+                       std::vector<int>& out, std::span<const int> own) const {
   OwnPatch patch{own};
+  const FloatBox query = rounded ? roundedOut(box) : FloatBox{};
   visitLeaves([&](const Node& n) { return n.box.overlaps(box) && !skipsFor(n, indexOf(n), patch); },
               [&](const Node& node) {
+                const auto first = static_cast<std::size_t>(node.first),
+                           count = static_cast<std::size_t>(node.count);
+                std::uint32_t may = rounded ? rounded->mayOverlap(first, count, query) : (1u << count) - 1;
+                if (may == 0) return;
                 const bool neighboursOut = leafSkipsNeighbours(indexOf(node), patch);
-                for (int i = node.first; i < node.first + node.count; ++i)
+                for (; may != 0; may &= may - 1) {
+                  const int i = node.first + std::countr_zero(may);
                   if (boxes[i].overlaps(box) && !(neighboursOut && touches(ordered_[i], patch)))
                     out.push_back(order_[i]);
+                }
               });
 }
 

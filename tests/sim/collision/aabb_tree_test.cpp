@@ -81,6 +81,41 @@ TEST_CASE("aabb_tree: overlap queries equal brute force on random meshes, before
   }
 }
 
+TEST_CASE("aabb_tree: swept queries equal brute force, boxes touching a triangle's exactly among them") {
+  RandomMesh m = randomMesh(5, 800);
+  std::vector<Vec3> moved = m.x;
+  std::mt19937 move(5);
+  std::uniform_real_distribution<Real> d(-0.05, 0.05);
+  for (Vec3& p : moved) p += Vec3(d(move), d(move), d(move));
+  AabbTree tree;
+  tree.build(m.x, m.tris);
+  constexpr Real kMargin = 0.003;
+  tree.refitSwept(m.x, moved, m.tris, kMargin);
+  std::vector<Aabb> swept(m.tris.size());
+  for (std::size_t t = 0; t < m.tris.size(); ++t) {
+    for (NodeIndex i : m.tris[t].v) swept[t].grow(m.x[i]), swept[t].grow(moved[i]);
+    swept[t] = swept[t].inflated(kMargin);
+  }
+  std::mt19937 rng(50);
+  std::uniform_real_distribution<Real> u(-1.2, 1.2), size(0.001, 0.2);
+  int found = 0;
+  for (int q = 0; q < 400; ++q) {
+    const Vec3 c(u(rng), u(rng), u(rng));
+    Aabb box{c - Vec3(size(rng)), c + Vec3(size(rng))};
+    const Aabb& target = swept[static_cast<std::size_t>(q) % swept.size()];
+    if (q % 3 == 1) box = {target.hi, target.hi + Vec3(0.01)};  // a corner on the corner exactly
+    if (q % 3 == 2) box = {target.lo - Vec3(0.01), target.lo};
+    std::vector<int> got, want;
+    tree.overlappingSwept(box, got);
+    for (std::size_t t = 0; t < swept.size(); ++t)
+      if (swept[t].overlaps(box)) want.push_back(static_cast<int>(t));
+    std::sort(got.begin(), got.end());
+    REQUIRE(got == want);
+    found += static_cast<int>(got.size());
+  }
+  CHECK(found > 400);  // every touching query finds its triangle at least
+}
+
 TEST_CASE(
     "aabb_tree: a refit split over two or three threads answers as the serial one, swept and flat too") {
   RandomMesh m = randomMesh(4, 5000);  // 5,000 triangles: leaves enough for several pieces

@@ -15,6 +15,7 @@
 
 #include "cloth/sim/cloth.h"
 #include "cloth/sim/collision/aabb.h"
+#include "cloth/sim/collision/float_boxes.h"
 #include "cloth/sim/collision/normal_cone.h"
 #include "cloth/sim/parallel.h"
 
@@ -128,8 +129,8 @@ class AabbTree {
   bool skipsFor(const Node& node, std::size_t index, OwnPatch& patch) const;
   const NormalCone& ownCone(OwnPatch& patch) const;
   bool leafSkipsNeighbours(std::size_t index, OwnPatch& patch) const;
-  void collect(const std::vector<Aabb>& boxes, const Aabb& box, std::vector<int>& out,
-               std::span<const int> own) const;
+  void collect(const std::vector<Aabb>& boxes, const FloatBoxes* rounded, const Aabb& box,
+               std::vector<int>& out, std::span<const int> own) const;
   bool touches(const Triangle& t, const OwnPatch& patch) const;
   void findConnectedNodes(std::span<const Triangle> triangles);
   std::int32_t buildRange(std::span<const Vec3> centroids, int first, int count);
@@ -158,6 +159,9 @@ class AabbTree {
   std::vector<Aabb> sweptBoxes_;   ///< refitSwept's triangle boxes, in order_'s order
   std::vector<Triangle> ordered_;  ///< the triangles given to build, in order_'s order
   std::vector<Aabb> boxes_;        ///< refit's triangle boxes, inflated by its margin, in order_'s order
+  /// sweptBoxes_ rounded out to single precision: the leaves' first test in the self-pair search,
+  /// four at a time
+  FloatBoxes roundedSweptBoxes_;
 };
 
 template <class Closer>
