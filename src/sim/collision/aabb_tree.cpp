@@ -46,7 +46,6 @@ void AabbTree::build(std::span<const Vec3> x, std::span<const Triangle> triangle
   for (std::size_t t = 0; t < triangles.size(); ++t) buildArea_[t] = area(x, triangles[t]);
   positionOf_.resize(triangles.size());
   for (std::size_t i = 0; i < order_.size(); ++i) positionOf_[order_[i]] = static_cast<int>(i);
-  collectLeafVertices(triangles);
   findConnectedNodes(triangles);
   ordered_.resize(order_.size());
   for (std::size_t i = 0; i < order_.size(); ++i) ordered_[i] = triangles[order_[i]];
@@ -73,22 +72,6 @@ std::int32_t AabbTree::buildRange(std::span<const Vec3> centroids, int first, in
   nodes_[index].left = left;
   nodes_[index].right = right;
   return index;
-}
-
-void AabbTree::collectLeafVertices(std::span<const Triangle> triangles) {
-  leafVertexStart_.assign(1, 0);
-  leafVertices_.clear();
-  for (Node& node : nodes_) {
-    if (node.left >= 0) continue;
-    node.leaf = static_cast<std::int32_t>(leafVertexStart_.size() - 1);
-    const auto start = leafVertices_.size();
-    for (int i = node.first; i < node.first + node.count; ++i)
-      for (NodeIndex v : triangles[order_[i]].v)
-        if (std::find(leafVertices_.begin() + static_cast<std::ptrdiff_t>(start), leafVertices_.end(), v) ==
-            leafVertices_.end())
-          leafVertices_.push_back(v);
-    leafVertexStart_.push_back(static_cast<std::uint32_t>(leafVertices_.size()));
-  }
 }
 
 // A node is connected when its triangles form one patch through shared corners: a leaf by joining
@@ -344,14 +327,6 @@ void AabbTree::collect(const std::vector<Aabb>& boxes, const FloatBoxes* rounded
                   if (boxes[i].overlaps(box) && !(neighboursOut && touches(ordered_[i], patch)))
                     out.push_back(order_[i]);
                 }
-              });
-}
-
-void AabbTree::verticesIn(const Aabb& box, std::span<const Vec3> x, std::vector<NodeIndex>& out) const {
-  visitLeaves([&](const Node& n) { return n.box.overlaps(box); },
-              [&](const Node& node) {
-                for (std::uint32_t k = leafVertexStart_[node.leaf]; k < leafVertexStart_[node.leaf + 1]; ++k)
-                  if (box.contains(x[leafVertices_[k]])) out.push_back(leafVertices_[k]);
               });
 }
 

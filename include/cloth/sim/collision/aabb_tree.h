@@ -86,10 +86,6 @@ class AabbTree {
   /// How many nodes the last refitCones found flat (for tests and benchmarks).
   int flatNodeCount() const;
 
-  /// Appends to `out` every vertex (of the triangles given to build) that lies in `box`, at the
-  /// positions x of the last refit; a vertex shared by several leaves can appear more than once.
-  void verticesIn(const Aabb& box, std::span<const Vec3> x, std::vector<NodeIndex>& out) const;
-
   /// A nearest-point search: calls closer(triangle, best2) for the triangles whose boxes (at the last
   /// refit) lie within sqrt(best2) of p, nearer subtrees first. closer lowers best2 (a squared
   /// distance, m^2) to what it found, and the boxes farther than the best so far are left out: the
@@ -111,7 +107,6 @@ class AabbTree {
     std::int32_t right = -1;
     std::int32_t first = 0;  ///< the node's triangles: a range in order_
     std::int32_t count = 0;
-    std::int32_t leaf = -1;  ///< leaf number (index into leafVertexStart_)
   };
   void selfOverlapsIn(std::size_t node, const std::function<void(int, int)>& visit) const;
   void crossOverlaps(std::size_t a, std::size_t b, const std::function<void(int, int)>& visit) const;
@@ -135,13 +130,8 @@ class AabbTree {
   void findConnectedNodes(std::span<const Triangle> triangles);
   std::int32_t buildRange(std::span<const Vec3> centroids, int first, int count);
 
-  std::vector<Node> nodes_;  ///< parents before children
-  std::vector<int> order_;   ///< triangle indices, grouped by leaf
-  /// The distinct vertices of each leaf's triangles (refit reads each once), as ranges over
-  /// leafVertices_ indexed by leaf number.
-  std::vector<std::uint32_t> leafVertexStart_;
-  std::vector<NodeIndex> leafVertices_;
-  void collectLeafVertices(std::span<const Triangle> triangles);
+  std::vector<Node> nodes_;              ///< parents before children
+  std::vector<int> order_;               ///< triangle indices, grouped by leaf
   std::vector<Real> buildArea_;          ///< per triangle: its area at build (rest)
   std::vector<int> positionOf_;          ///< triangle index -> its place in order_
   std::vector<std::uint8_t> connected_;  ///< per node: its triangles form one patch (by shared corners)

@@ -156,8 +156,6 @@ class ColliderContacts {
   std::vector<Vec3> xFeaturePass_;           ///< the positions the last feature pass started (then ended) at
   std::vector<MeshPassMemo> meshMemo_;       ///< per collider (meshes only)
   std::vector<NodeIndex> candidates_;
-  std::vector<std::uint32_t> visitStamp_;
-  std::uint32_t stamp_ = 0;
 };
 
 }  // namespace cloth::sim
