@@ -348,8 +348,8 @@ TEST_CASE("parallel: mesh contacts and the feature search give the same cloth on
 TEST_CASE(
     "parallel: contacts with a moving ball and the ground give the same cloth on one thread, two and three") {
   // The ball scene's cloth at 48^2, the ball rising into it at 1.5 m/s: once it reaches the cloth its
-  // reach (a box about 0.6 m wide under a 1 m cloth) holds several hundred nodes, more than two pieces
-  // of kShapeContactGrain, and their contacts (the swept entry, the push, friction) split over the
+  // reach (a box about 0.6 m wide under a 1 m cloth) holds several hundred nodes, in several chunks of
+  // kShapeContactChunk nodes, and their contacts (the swept entry, the push, friction) split over the
   // threads. The ground is 1 m below, out of reach.
   const auto runOn = [](int threads, int& contacts) {
     Scene s = *findScene("ball");

@@ -129,26 +129,28 @@ int ColliderContacts::collide(const ContactPass& pass, Friction friction, Contac
     moved += colliders_[i].shape == ColliderShape::Mesh ? collideWithMesh(pass, i, friction, counts)
                                                         : collideWithShape(pass, i, friction, counts);
   moved += collideWithFeatures(pass, friction, counts);
-  noteTouches(pass.settings);
+  noteTouches(pass.settings, pass.workers);
   return moved;
 }
 
 // The nodes a contact pass found on a collider, for the next step's solve (restOnLastTouches). A node
 // on a sharp feature alone gets the least friction of the colliders with features.
-void ColliderContacts::noteTouches(const CollisionSettings& settings) {
+void ColliderContacts::noteTouches(const CollisionSettings& settings, Workers& workers) {
   Real featureFriction = -1;
   for (std::size_t i = 0; i < colliders_.size(); ++i)
     if (!features_[i].empty()) {
       const Real mu = colliders_[i].frictionWith(settings);
       featureFriction = featureFriction < 0 ? mu : std::min(featureFriction, mu);
     }
-  for (std::size_t n = 0; n < contactNormal_.size(); ++n) {
-    if (contactNormal_[n] == Vec3(0)) continue;
-    const bool onFace = contactFriction_[n] >= 0;  // else on a feature alone: taken as standing still
-    const Real mu = onFace ? contactFriction_[n] : featureFriction;
-    touches_[n] = RestingContact{contactNormal_[n], std::max(Real(0), mu), false,
-                                 onFace ? contactVelocity_[n] : Vec3(0)};
-  }
+  parallelFor(&workers, contactNormal_.size(), kNodeGrain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t n = first; n < last; ++n) {
+      if (contactNormal_[n] == Vec3(0)) continue;
+      const bool onFace = contactFriction_[n] >= 0;  // else on a feature alone: taken as standing still
+      const Real mu = onFace ? contactFriction_[n] : featureFriction;
+      touches_[n] = RestingContact{contactNormal_[n], std::max(Real(0), mu), false,
+                                   onFace ? contactVelocity_[n] : Vec3(0)};
+    }
+  });
 }
 
 // Stopped inside the solve, an impact (the flag slapping onto its pole) stretched a spring to 0.42 for a
@@ -173,7 +175,6 @@ int ColliderContacts::collideWithShape(const ContactPass& pass, std::size_t inde
   Cloth& cloth = pass.cloth;
   const Collider& collider = colliders_[index];
   const CollisionSettings& c = pass.settings;
-  candidates_.clear();
   const Real offset = contactOffset(collider, cloth, c);
   const bool moved = index < startSeen_.size() && !startSeen_[index].empty();
   const std::span<const Vec3> seenStart = startSeenBy(index, pass.xStart);
@@ -183,39 +184,38 @@ int ColliderContacts::collideWithShape(const ContactPass& pass, std::size_t inde
     reach.grow(before.lo);
     reach.grow(before.hi);
   }
-  // Every node of a triangle in reach, by a look at each: a few microseconds, where the cloth's tree
-  // first had to be refit to where the nodes are (a tenth of the 64^2 cloth's contact pass on the box).
-  for (std::size_t n = 0; n < cloth.nodeCount(); ++n) {
-    const auto node = static_cast<NodeIndex>(n);
-    if (reach.contains(cloth.x[n]) && cloth.collides(node) && !pass.edges.trianglesAt(node).empty())
-      candidates_.push_back(node);
-  }
-  // A node's contact reads and writes its own state alone: the nodes split over the threads.
-  constexpr std::size_t kShapeContactGrain = 256;
+  // Every node of a triangle in reach, by a look at each (the cloth's tree, refit to where the nodes are
+  // at every pass for it, was a tenth of the 64^2 cloth's contact pass on the box). A node's contact
+  // reads and writes its own state alone: chunks of nodes go to whichever thread is free, as the nodes
+  // in reach crowd into a few of them.
+  constexpr std::size_t kShapeContactChunk = 256;
   std::atomic<int> pushed = 0, contacts = 0;
-  parallelFor(&pass.workers, candidates_.size(), kShapeContactGrain,
-              [&](std::size_t first, std::size_t last) {
-                int piecePushed = 0, pieceContacts = 0;
-                for (std::size_t k = first; k < last; ++k) {
-                  const NodeIndex n = candidates_[k];
-                  // Only the step's own motion is a path: later passes move nodes round the collider (the
-                  // stretch limit, never into it), and a straight line from the start would undo that
-                  // (strain 1.5 at the hit).
-                  if (moved && friction == Friction::On) sweepNode(cloth, n, collider, seenStart[n], offset);
-                  const SurfacePoint s = closestSurface(collider, cloth.x[n]);
-                  if (!respond(pass, n, s, friction == Friction::On ? collider.frictionWith(c) : 0, offset,
-                               seenStart[n])) {
-                    if (s.distance < restingReach(offset))
-                      noteContact(pass.xStart, n, s.normal, collider.frictionWith(c), seenStart[n]);
-                    continue;
-                  }
-                  ++pieceContacts;
-                  noteContact(pass.xStart, n, s.normal, collider.frictionWith(c), seenStart[n]);
-                  piecePushed += s.distance < offset - kMovedByContact ? 1 : 0;
-                }
-                pushed += piecePushed;
-                contacts += pieceContacts;
-              });
+  parallelChunks(
+      &pass.workers, cloth.nodeCount(), kShapeContactChunk,
+      [&](std::size_t first, std::size_t last, std::size_t) {
+        int piecePushed = 0, pieceContacts = 0;
+        for (std::size_t k = first; k < last; ++k) {
+          const auto n = static_cast<NodeIndex>(k);
+          if (!reach.contains(cloth.x[k]) || !cloth.collides(n) || pass.edges.trianglesAt(n).empty())
+            continue;
+          // Only the step's own motion is a path: later passes move nodes round the collider
+          // (the stretch limit, never into it), and a straight line from the start would undo
+          // that (strain 1.5 at the hit).
+          if (moved && friction == Friction::On) sweepNode(cloth, n, collider, seenStart[n], offset);
+          const SurfacePoint s = closestSurface(collider, cloth.x[n]);
+          if (!respond(pass, n, s, friction == Friction::On ? collider.frictionWith(c) : 0, offset,
+                       seenStart[n])) {
+            if (s.distance < restingReach(offset))
+              noteContact(pass.xStart, n, s.normal, collider.frictionWith(c), seenStart[n]);
+            continue;
+          }
+          ++pieceContacts;
+          noteContact(pass.xStart, n, s.normal, collider.frictionWith(c), seenStart[n]);
+          piecePushed += s.distance < offset - kMovedByContact ? 1 : 0;
+        }
+        pushed += piecePushed;
+        contacts += pieceContacts;
+      });
   counts.colliderContacts += contacts;
   return pushed;
 }
@@ -286,7 +286,7 @@ int ColliderContacts::collideWithFeatures(const ContactPass& pass, Friction fric
   const CollisionSettings& c = pass.settings;
   Cloth& cloth = pass.cloth;
   if (friction == Friction::On) findFeaturePairs(pass);
-  noteFeatureMoves(cloth);
+  noteFeatureMoves(cloth, pass.workers);
   FeatureContactSettings s{c.thickness, 0, friction == Friction::On, restingReach(c.thickness)};
   int contacts = 0;
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
@@ -303,8 +303,12 @@ int ColliderContacts::collideWithFeatures(const ContactPass& pass, Friction fric
                                featurePairs_[i], s, contactNormal_, &featureMemo_[i], &pass.workers);
     std::swap(featureMemo_[i].moved, featureMoved_);
   }
-  for (std::size_t n = 0; n < cloth.nodeCount(); ++n) featurePushed_[n] = cloth.x[n] != xFeaturePass_[n];
-  xFeaturePass_ = cloth.x;
+  parallelFor(&pass.workers, cloth.nodeCount(), kNodeGrain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t n = first; n < last; ++n) {
+      featurePushed_[n] = cloth.x[n] != xFeaturePass_[n];
+      xFeaturePass_[n] = cloth.x[n];
+    }
+  });
   counts.featureContacts += contacts;
   return contacts;
 }
@@ -312,7 +316,7 @@ int ColliderContacts::collideWithFeatures(const ContactPass& pass, Friction fric
 // Before a feature pass: the nodes whose pairs must be tested again (FeatureMemo), those moved since
 // the last pass ended and those the last pass pushed (its pairs tested before the push saw them
 // elsewhere). Then the positions this pass starts from, to find what it pushes.
-void ColliderContacts::noteFeatureMoves(const Cloth& cloth) {
+void ColliderContacts::noteFeatureMoves(const Cloth& cloth, Workers& workers) {
   const std::size_t n = cloth.nodeCount();
   if (featureMoved_.size() != n || xFeaturePass_.size() != n) {
     featureMoved_.assign(n, 1);
@@ -320,8 +324,12 @@ void ColliderContacts::noteFeatureMoves(const Cloth& cloth) {
     xFeaturePass_ = cloth.x;
     return;
   }
-  for (std::size_t i = 0; i < n; ++i) featureMoved_[i] = featurePushed_[i] || cloth.x[i] != xFeaturePass_[i];
-  xFeaturePass_ = cloth.x;
+  parallelFor(&workers, n, kNodeGrain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) {
+      featureMoved_[i] = featurePushed_[i] || cloth.x[i] != xFeaturePass_[i];
+      xFeaturePass_[i] = cloth.x[i];
+    }
+  });
 }
 
 void ColliderContacts::findFeaturePairs(const ContactPass& pass) {

@@ -105,7 +105,7 @@ class ColliderContacts {
 
   void take(std::vector<Collider> colliders, const Cloth& cloth, const SimParams& params,
             const PinMotion& motion, Real time);
-  void noteTouches(const CollisionSettings& settings);
+  void noteTouches(const CollisionSettings& settings, Workers& workers);
   int collideWithShape(const ContactPass& pass, std::size_t index, Friction friction, ContactCounts& counts);
   int collideWithMesh(const ContactPass& pass, std::size_t index, Friction friction, ContactCounts& counts);
   MeshNodeContact collideNodeWithMesh(const ContactPass& pass, NodeIndex node, const Collider& collider,
@@ -114,7 +114,7 @@ class ColliderContacts {
                  Real thickness) const;
   int collideWithFeatures(const ContactPass& pass, Friction friction, ContactCounts& counts);
   void findFeaturePairs(const ContactPass& pass);
-  void noteFeatureMoves(const Cloth& cloth);
+  void noteFeatureMoves(const Cloth& cloth, Workers& workers);
   bool respond(const ContactPass& pass, NodeIndex node, const SurfacePoint& s, Real mu, Real thickness,
                const Vec3& seenStart) const;
   void noteContact(std::span<const Vec3> xStart, NodeIndex node, const Vec3& normal, Real mu,
@@ -155,7 +155,6 @@ class ColliderContacts {
   std::vector<std::uint8_t> featurePushed_;  ///< per node: pushed by the last feature pass
   std::vector<Vec3> xFeaturePass_;           ///< the positions the last feature pass started (then ended) at
   std::vector<MeshPassMemo> meshMemo_;       ///< per collider (meshes only)
-  std::vector<NodeIndex> candidates_;
 };
 
 }  // namespace cloth::sim
