@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The viewer's numbers are true: the Stats frame rate matches the wall clock on a slow scene, and
-# says how much slower than real time it runs; recording PNGs keeps the viewer above 20 fps and loses
-# no frame; MP4 recording (ffmpeg, started without a shell) gives a video ffprobe reads.
+# says how much slower than real time it runs; recording PNGs keeps at least half the unrecorded
+# frame rate and loses no frame; MP4 recording (ffmpeg, started without a shell) gives a video ffprobe reads.
 clothview="$1"
 source "$(dirname "$0")/e2e_lib.sh"
 
@@ -40,27 +40,29 @@ assert d["slowest_part"] == "step" and parts["step"] == max(parts.values()), par
 PY
 
 # Recording PNGs at the default size: every frame shown is a file, and the writer (another thread)
-# does not hold the frame loop back: at least 20 fps, or, on a machine too loaded to show 20 fps with no
-# recording at all, at least 60 % of the rate the same scene shows unrecorded just before (CI runs the
-# tests two at a time, and the flag's writer thread then shares the cores with another test).
+# does not hold the frame loop back. On two cores the writer, llvmpipe and the X server share the
+# machine, so the recorded rate is set against the rate the same scene shows unrecorded just before:
+# with the writer on its own thread the flag recorded at 0.58-0.63 of it (stop 77, 18.4-20.6 fps
+# against 29-34), with every frame written on the frame loop 0.33-0.42 (11 fps). The floor is half;
+# under the sanitizers (CLOTH_SANITIZED, set by CMake) the viewer itself is the slow part and only a
+# collapse is caught (0.3). A rate is a timing on a shared machine: a pair that misses is run once more.
 rate() { sed -E 's/.*: ([0-9]+) frames in ([0-9.]+) s.*/\1 \2/' | python3 -c "f, w = map(float, input().split()); print(round(f / w, 1))"; }
-in_xvfb "'$clothview' --scene flag --fps 60 --exit-after 6" >"$work/plain.log" 2>&1 \
-  || fail "unrecorded run failed: $(tail -2 "$work/plain.log")"
-plain_fps=$(grep " frames in " "$work/plain.log" | rate)
-in_xvfb "'$clothview' --scene flag --record '$work/rec' --fps 60 --exit-after 6" >"$work/rec.log" 2>&1 \
-  || fail "recording run failed: $(tail -2 "$work/rec.log")"
-read -r frames wall < <(grep " frames in " "$work/rec.log" | sed -E 's/.*: ([0-9]+) frames in ([0-9.]+) s.*/\1 \2/')
-files=$(ls "$work/rec/recording_0001" | grep -c '^frame_.*\.png$')
-fps=$(python3 -c "print(round($frames / $wall, 1))")
-echo "recording: $frames frames in $wall s ($fps fps; $plain_fps fps unrecorded), $files PNG files"
-# The floor is the release build's; under the sanitizers (CLOTH_SANITIZED, set by CMake) the viewer
-# runs several times slower (19.0-19.1 fps at stop 45), and only a collapse (a writer blocking the
-# frame loop) is caught there.
-least_fps=20
-[ -n "${CLOTH_SANITIZED:-}" ] && least_fps=10
-least_fps=$(python3 -c "print(min($least_fps, round(0.6 * $plain_fps, 1)))")
-python3 -c "import sys; sys.exit(0 if $fps >= $least_fps else 1)" \
-  || fail "recording PNGs slowed the viewer to $fps fps (floor $least_fps; $plain_fps unrecorded)"
+least_ratio=0.5
+[ -n "${CLOTH_SANITIZED:-}" ] && least_ratio=0.3
+for attempt in 1 2; do
+  rm -rf "$work/rec"
+  in_xvfb "'$clothview' --scene flag --fps 60 --exit-after 6" >"$work/plain.log" 2>&1 \
+    || fail "unrecorded run failed: $(tail -2 "$work/plain.log")"
+  plain_fps=$(grep " frames in " "$work/plain.log" | rate)
+  in_xvfb "'$clothview' --scene flag --record '$work/rec' --fps 60 --exit-after 6" >"$work/rec.log" 2>&1 \
+    || fail "recording run failed: $(tail -2 "$work/rec.log")"
+  read -r frames wall < <(grep " frames in " "$work/rec.log" | sed -E 's/.*: ([0-9]+) frames in ([0-9.]+) s.*/\1 \2/')
+  files=$(ls "$work/rec/recording_0001" | grep -c '^frame_.*\.png$')
+  fps=$(python3 -c "print(round($frames / $wall, 1))")
+  echo "recording (pair $attempt): $frames frames in $wall s ($fps fps; $plain_fps fps unrecorded), $files PNG files"
+  python3 -c "import sys; sys.exit(0 if $fps >= $least_ratio * $plain_fps else 1)" && break
+  [ "$attempt" = 2 ] && fail "recording PNGs slowed the viewer to $fps fps, under $least_ratio of the $plain_fps fps unrecorded, twice"
+done
 [ "$files" = "$frames" ] || fail "$frames frames shown but $files recorded"
 identify "$work/rec/recording_0001/frame_000010.png" 2>/dev/null | grep -q "1280x720" || fail "frames are not 1280x720"
 
