@@ -41,10 +41,14 @@ TEST_CASE("scene_view: every scene's cloth stays in frame, clear of the panel, a
       sim::resampleGrid(scene, 12, 12);
     else if (scene.grid.nu * scene.grid.nv > 400)
       sim::resampleGrid(scene, 20, 20);
+    // The twist's held edges turn about its axis and draw together over its first 2 s; the cloth between
+    // them coils tighter from there on, so its widest reach is before. Coiled, its steps cost 0.5 s
+    // even at 12 x 12 (issue 41) and its 5 s took 80-165 s of this test: its first 2.5 s here.
+    const double upTo = name == "twist" ? std::min(seconds, 2.5) : seconds;
     const OrbitCamera camera = sceneCamera(scene, kWindow.aspect(), kPanelRight / kWindow.width);
     sim::Simulation sim = sim::instantiate(scene);
     int outside = 0, checked = 0;
-    for (double frame = 0; frame <= seconds; frame += 1.0 / 30) {
+    for (double frame = 0; frame <= upTo; frame += 1.0 / 30) {
       while (sim.time() < frame - 1e-9) sim.step();
       for (const sim::Vec3& p : sim.cloth().x) outside += inFreeView(camera, glm::vec3(p)) ? 0 : 1, ++checked;
     }
